@@ -1,0 +1,112 @@
+/**
+ * The floor: the four public read routes answered by bare node:http + pg with one hand-written SQL
+ * statement each, returning the same JSON bodies as the service. It marks what Node and PostgreSQL
+ * can do on this machine; the benchmark reports the service as a fraction of it.
+ *
+ * Run: BENCH_DATABASE_URL=postgresql://… PORT=3901 node --import tsx bench/floor.ts
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import pg from 'pg';
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+const ITEM_JSON = (i: string) => `json_build_object(
+  'id', ${i}.id, 'name', ${i}.name, 'category_id', ${i}.category_id,
+  'category', json_build_object('id', c.id, 'name', c.name),
+  'price', ${i}.price::float8, 'stock', ${i}.stock,
+  'skus', COALESCE((SELECT json_agg(json_build_object('id', s.id, 'sku_code', s.sku_code, 'specs', s.specs,
+                     'price', s.price::float8, 'stock', s.stock) ORDER BY s.id) FROM skus s WHERE s.item_id = ${i}.id), '[]'),
+  'images', COALESCE((SELECT json_agg(json_build_object('id', m.id, 'url', m.url, 'sort_order', m.sort_order)
+                     ORDER BY m.sort_order, m.id) FROM item_images m WHERE m.item_id = ${i}.id), '[]'),
+  'created_at', to_char(${i}.created_at AT TIME ZONE 'UTC', ${ISO}),
+  'updated_at', to_char(${i}.updated_at AT TIME ZONE 'UTC', ${ISO}))`;
+
+// $1 category (or null), $2 ILIKE pattern (or null), $3 limit, $4 offset.
+const LIST = `
+WITH RECURSIVE tree AS (
+  SELECT id FROM categories WHERE id = $1
+  UNION ALL SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id
+), filtered AS (
+  SELECT id, created_at FROM items
+   WHERE ($1::int IS NULL OR category_id IN (SELECT id FROM tree))
+     AND ($2::text IS NULL OR name ILIKE $2)
+), page AS (
+  SELECT id FROM filtered ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4
+)
+SELECT (SELECT count(*) FROM filtered)::int AS total,
+       COALESCE((SELECT json_agg(${ITEM_JSON('i')} ORDER BY i.created_at DESC, i.id DESC)
+                   FROM page p JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id), '[]')::text AS items`;
+
+const DETAIL = `SELECT ${ITEM_JSON('i')}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`;
+
+const CATEGORIES = `SELECT COALESCE(json_agg(json_build_object('id', id, 'name', name, 'parent_id', parent_id,
+  'sort_order', sort_order) ORDER BY sort_order, id), '[]')::text AS categories FROM categories`;
+
+function send(res: ServerResponse, status: number, body: string, type = 'application/json; charset=utf-8'): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const problem = (status: number, code: string) =>
+  JSON.stringify({ type: 'about:blank', title: code, status, code, detail: code });
+
+function intParam(v: string | null, def: number, min: number, max: number): number | undefined {
+  if (v === null) return def;
+  if (!/^\d+$/.test(v)) return undefined;
+  const n = Number(v);
+  return n >= min && n <= max ? n : undefined;
+}
+
+export function startFloor(url: string, port: number, poolSize = 10) {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const server = createServer(async (req, res) => {
+    try {
+      const u = new URL(req.url ?? '/', 'http://floor');
+      if (req.method !== 'GET') return send(res, 405, problem(405, 'METHOD_NOT_ALLOWED'));
+      if (u.pathname === '/api/v1/items') {
+        const q = u.searchParams;
+        const page = intParam(q.get('page'), 1, 1, 2_147_483_647);
+        const limit = intParam(q.get('limit'), 20, 1, 100);
+        const category = q.has('category_id') ? intParam(q.get('category_id'), 0, 1, 2_147_483_647) : null;
+        const keyword = (q.get('keyword') ?? '').trim();
+        if (page === undefined || limit === undefined || category === undefined || keyword.length > 100) {
+          return send(res, 400, problem(400, 'VALIDATION_FAILED'));
+        }
+        const pattern = keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+        const { rows } = await pool.query(LIST, [category, pattern, limit, (page - 1) * limit]);
+        const { total, items } = rows[0];
+        return send(res, 200, `{"items":${items},"page":${page},"limit":${limit},"total":${total},"total_pages":${Math.ceil(total / limit)}}`);
+      }
+      const m = u.pathname.match(/^\/api\/v1\/items\/(\d{1,9})$/);
+      if (m) {
+        const { rows } = await pool.query(DETAIL, [Number(m[1])]);
+        return rows.length ? send(res, 200, rows[0].item) : send(res, 404, problem(404, 'NOT_FOUND'));
+      }
+      if (u.pathname === '/api/v1/categories') {
+        const { rows } = await pool.query(CATEGORIES);
+        return send(res, 200, `{"categories":${rows[0].categories}}`);
+      }
+      if (u.pathname === '/readyz') return send(res, 200, '{"status":"ready"}');
+      send(res, 404, problem(404, 'NOT_FOUND'));
+    } catch (err) {
+      send(res, 500, problem(500, 'INTERNAL'));
+      console.error(err);
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, '127.0.0.1');
+  return {
+    server,
+    close: async () => {
+      await new Promise((r) => server.close(r));
+      await pool.end();
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const url = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/shop_bench';
+  const port = Number(process.env.PORT ?? 3901);
+  const floor = startFloor(url, port);
+  floor.server.on('listening', () => console.log(JSON.stringify({ msg: 'floor listening', port })));
+  process.on('SIGTERM', () => void floor.close().then(() => process.exit(0)));
+}

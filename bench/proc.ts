@@ -1,0 +1,64 @@
+/** CPU and memory of processes, read from /proc (Linux). */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+function stat(pid: number): { ppid: number; cpuTicks: number; comm: string } | undefined {
+  try {
+    const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = raw.lastIndexOf(')');
+    const comm = raw.slice(raw.indexOf('(') + 1, close);
+    const fields = raw.slice(close + 2).split(' ');
+    // fields[0] is state; utime and stime are the 14th and 15th fields of the whole line.
+    return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]), comm };
+  } catch {
+    return undefined;
+  }
+}
+
+function allPids(): number[] {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+}
+
+/** `root` and all its descendants. */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const pid of allPids()) {
+    const s = stat(pid);
+    if (s) children.set(s.ppid, [...(children.get(s.ppid) ?? []), pid]);
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    out.push(pid);
+    for (const c of children.get(pid) ?? []) walk(c);
+  };
+  walk(root);
+  return out;
+}
+
+/** Total user+system CPU time, in microseconds, of the given processes. */
+export function cpuMicros(pids: number[]): number {
+  return pids.reduce((sum, pid) => sum + ((stat(pid)?.cpuTicks ?? 0) * 1e6) / TICKS_PER_SECOND, 0);
+}
+
+/** Every PostgreSQL server process on this machine. */
+export function postgresPids(): number[] {
+  return allPids().filter((pid) => {
+    const s = stat(pid);
+    return s?.comm === 'postgres' || s?.comm.startsWith('postgres');
+  });
+}
+
+/** Resident set size of the given processes, in MB. */
+export function rssMb(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+      kb += m ? Number(m[1]) : 0;
+    } catch {
+      /* exited */
+    }
+  }
+  return kb / 1024;
+}

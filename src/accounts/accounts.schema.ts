@@ -1,0 +1,53 @@
+/**
+ * Input rules for accounts (contract §3.1, §3.4, §5), declared once and shared by GraphQL, REST and
+ * the CLI. Customer usernames are e-mail addresses, stored trimmed and lower-cased; admin usernames
+ * are free-form (3..64 characters, trimmed, case kept).
+ */
+import { z } from 'zod';
+
+/** A string field whose absence and wrong type read as plain messages in `errors`. */
+export const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
+
+/**
+ * Options for a string rule: it reports `message`, runs only on strings (zod would otherwise apply
+ * length rules to an array too) and stops the field's later rules, so each field gets one message.
+ */
+export const rule = (message: string) =>
+  ({ message, abort: true, when: (payload: { value: unknown }) => typeof payload.value === 'string' }) as const;
+
+/** Trimmed, lower-cased, at most 254 characters — the form customer usernames are stored and compared in. */
+const normalisedEmail = () => text().trim().toLowerCase().min(1, rule('is required')).max(254, rule('must be at most 254 characters'));
+
+/**
+ * The username of a login attempt: only "something@something" is required, so that an address our
+ * stricter sign-up rule would not accept still gets the uniform 401 rather than a different answer.
+ */
+export const loginEmail = normalisedEmail().regex(/^[^\s@]+@[^\s@]+$/, rule('must be an e-mail address'));
+
+/** The username of a new customer account. */
+export const newEmail = normalisedEmail().regex(z.regexes.email, rule('must be an e-mail address'));
+
+export const adminUsername = text()
+  .trim()
+  .min(3, rule('must be 3..64 characters'))
+  .max(64, rule('must be 3..64 characters'));
+
+/** A password presented at login: anything non-empty up to 1024 characters (never trimmed). */
+export const loginPassword = text().min(1, rule('is required')).max(1024, rule('must be at most 1024 characters'));
+
+/** A password for a new account (NIST SP 800-63B: at least 8 characters, long ones allowed). */
+export const newPassword = text().min(8, rule('must be at least 8 characters')).max(1024, rule('must be at most 1024 characters'));
+
+export const createCustomerInput = z.object({
+  username: newEmail,
+  password: newPassword,
+  nickname: text().trim().min(1, rule('must not be empty')).max(100, rule('must be at most 100 characters')).nullish(),
+});
+export type CreateCustomerInput = z.output<typeof createCustomerInput>;
+
+export const createAdminInput = z.object({ username: adminUsername, password: newPassword });
+export type CreateAdminInput = z.output<typeof createAdminInput>;
+
+const accountId = z.number().int().min(1, 'must be a positive integer').max(2_147_483_647, 'is out of range');
+
+export const setDisabledInput = z.object({ id: accountId, disabled: z.boolean({ error: 'must be true or false' }) });

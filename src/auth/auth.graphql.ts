@@ -1,0 +1,71 @@
+/**
+ * The login operations of both token systems (contract §3, §5): login, wxLogin, refreshToken and
+ * adminLogin. REST runs the same fields (src/auth/auth.rest.ts).
+ */
+import { AdminType, CustomerType } from '../accounts/accounts.graphql.ts';
+import { builder } from '../graphql/builder.ts';
+import { rotateSession } from './customer-session.service.ts';
+import { loginAdmin, loginCustomer, type AdminLogin, type CustomerLogin } from './login.service.ts';
+import type { IssuedToken } from './token-system.ts';
+import { loginWithWeChat } from './wx-login.service.ts';
+
+const TokenPayload = builder.objectRef<IssuedToken>('TokenPayload').implement({
+  description: 'An access token: send it as `Authorization: Bearer <accessToken>`.',
+  fields: (t) => ({
+    accessToken: t.exposeString('token'),
+    tokenType: t.string({ resolve: () => 'Bearer' }),
+    expiresIn: t.exposeInt('expiresIn', { description: 'Seconds until the token expires.' }),
+  }),
+});
+
+const CustomerAuth = builder.objectRef<CustomerLogin>('CustomerAuth').implement({
+  fields: (t) => ({
+    accessToken: t.string({ resolve: (p) => p.token.token }),
+    tokenType: t.string({ resolve: () => 'Bearer' }),
+    expiresIn: t.int({ resolve: (p) => p.token.expiresIn }),
+    user: t.field({ type: CustomerType, resolve: (p) => p.customer }),
+    isNewUser: t.boolean({
+      nullable: true,
+      description: 'wxLogin only: true when this login created the account.',
+      resolve: (p) => p.isNewUser ?? null,
+    }),
+  }),
+});
+
+const AdminAuth = builder.objectRef<AdminLogin>('AdminAuth').implement({
+  fields: (t) => ({
+    accessToken: t.string({ resolve: (p) => p.token.token }),
+    tokenType: t.string({ resolve: () => 'Bearer' }),
+    expiresIn: t.int({ resolve: (p) => p.token.expiresIn }),
+    admin: t.field({ type: AdminType, resolve: (p) => p.admin }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  login: t.field({
+    type: CustomerAuth,
+    description: 'Customer login with e-mail and password; opens a session.',
+    args: { username: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => loginCustomer(ctx, args),
+  }),
+  wxLogin: t.field({
+    type: CustomerAuth,
+    description: 'Mini-program login with a wx.login() code; creates the customer on first use.',
+    args: { code: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => loginWithWeChat(ctx, args),
+  }),
+  refreshToken: t.field({
+    type: TokenPayload,
+    description:
+      'Exchanges the customer token of the Authorization header (expired by at most the refresh grace) for a new one. ' +
+      'The presented token is retired; presenting it again within 30 s returns the same successor, later it revokes the session.',
+    authScopes: { customerRefresh: true },
+    resolve: async (_root, _args, ctx) => rotateSession(ctx, await ctx.auth.refreshClaims()),
+  }),
+  adminLogin: t.field({
+    type: AdminAuth,
+    description: 'Administrator login.',
+    args: { username: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => loginAdmin(ctx, args),
+  }),
+}));

@@ -1,0 +1,15 @@
+/** REST routes of the category tree: each row runs a GraphQL operation with snake_case aliases. */
+import type { RestRoute } from '../http/rest-route.ts';
+
+export const categoryRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/categories',
+    summary: 'List every category (ordered by sort_order, then id)',
+    tag: 'Catalogue',
+    document: /* GraphQL */ `
+      query RestCategories {
+        categories { id name parent_id: parentId sort_order: sortOrder }
+      }`,
+  },
+];

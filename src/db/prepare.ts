@@ -1,0 +1,28 @@
+/**
+ * Everything that happens to the database before the service takes traffic: migrations, the
+ * bootstrap admin, and (development) the demo catalogue on an empty database.
+ */
+import type { Config } from '../config/config.ts';
+import type { Logger } from '../logger.ts';
+import { ensureBootstrapAdmin, type BootstrapResult } from '../accounts/bootstrap-admin.ts';
+import type { Database, DatabaseTarget } from './database.ts';
+import { seedDemoCatalog } from './demo-catalog.ts';
+import { applyMigrations, readMigrations } from './migrate.ts';
+
+/** The database the configuration names. */
+export function databaseTarget(config: Config): DatabaseTarget {
+  return config.database.kind === 'postgres'
+    ? { kind: 'postgres', url: config.database.url }
+    : { kind: 'pglite', dataDir: config.dataDir };
+}
+
+export async function prepareDatabase(db: Database, config: Config, log: Logger): Promise<BootstrapResult> {
+  const applied = await applyMigrations(db.sql, await readMigrations());
+  if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+  const admin = await ensureBootstrapAdmin(db.prisma, config, log);
+  if (config.seedDemo) {
+    const items = await seedDemoCatalog(db.prisma);
+    if (items) log.info({ items }, 'demo catalogue seeded');
+  }
+  return admin;
+}

@@ -1,0 +1,88 @@
+/**
+ * The contract's error codes (§2) as one set of error classes. They extend GraphQLError so they
+ * pass Yoga's error masking with their `extensions.code`; the REST layer maps the same code to
+ * an HTTP status through `HTTP_STATUS`, so both protocols say the same thing.
+ */
+import { GraphQLError } from 'graphql';
+
+export const HTTP_STATUS = {
+  MALFORMED_JSON: 400,
+  VALIDATION_FAILED: 400,
+  INVALID_CREDENTIALS: 401,
+  UNAUTHENTICATED: 401,
+  TOKEN_INVALID: 401,
+  TOKEN_EXPIRED: 401,
+  TOKEN_REVOKED: 401,
+  WX_CODE_INVALID: 401,
+  ACCOUNT_DISABLED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  WX_LOGIN_NOT_CONFIGURED: 503,
+  UPSTREAM_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof HTTP_STATUS;
+
+/** One problem with one input field; `field` is a path such as `skus[2].price`. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** Which token system a 401 concerns; it becomes the `WWW-Authenticate` realm. */
+export type Realm = 'customer' | 'admin';
+
+export interface AppErrorOptions {
+  errors?: FieldError[];
+  realm?: Realm;
+  /** Seconds, for 429 (`Retry-After`). */
+  retryAfter?: number;
+  /** A token was presented (RFC 6750 `error="invalid_token"`). */
+  tokenPresented?: boolean;
+  cause?: unknown;
+}
+
+export class AppError extends GraphQLError {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fieldErrors?: FieldError[];
+  readonly realm?: Realm;
+  readonly retryAfter?: number;
+  readonly tokenPresented?: boolean;
+
+  constructor(code: ErrorCode, detail: string, options: AppErrorOptions = {}) {
+    super(detail, {
+      extensions: {
+        code,
+        ...(options.errors ? { errors: options.errors } : {}),
+        ...(options.retryAfter !== undefined ? { retryAfter: options.retryAfter } : {}),
+      },
+      originalError: options.cause instanceof Error ? options.cause : undefined,
+    });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = HTTP_STATUS[code];
+    this.fieldErrors = options.errors;
+    this.realm = options.realm;
+    this.retryAfter = options.retryAfter;
+    this.tokenPresented = options.tokenPresented;
+  }
+}
+
+export const validationFailed = (errors: FieldError[]) =>
+  new AppError('VALIDATION_FAILED', 'The request has invalid fields; see `errors`.', { errors });
+
+export const notFound = (what = 'resource') => new AppError('NOT_FOUND', `No such ${what}.`);
+
+/** The stable "something broke" error: details are logged with the request id, never shown. */
+export const internalError = () =>
+  new AppError('INTERNAL', 'An unexpected error occurred. Quote the request id when reporting it.');
+
+export const serviceUnavailable = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'The database is unreachable; try again shortly.');

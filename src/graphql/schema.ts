@@ -1,0 +1,8 @@
+/** Assembles the schema: importing a domain module registers its types and fields. */
+import { builder } from './builder.ts';
+import './scalars.ts';
+import '../catalog/category.graphql.ts';
+import '../accounts/accounts.graphql.ts';
+import '../auth/auth.graphql.ts';
+
+export const schema = builder.toSchema({ sortSchema: false });

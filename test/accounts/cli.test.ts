@@ -1,0 +1,137 @@
+/**
+ * `npm run cli -- …` as an operator runs it (`node --import tsx src/cli.ts`), on the embedded
+ * database in a temporary DATA_DIR or on a fresh PostgreSQL database. Passwords arrive on stdin or in
+ * CLI_PASSWORD; one on the command line is refused.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../src/auth/password.ts';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+let database: TestDatabase;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shop-cli-'));
+  database = await createTestDatabase(dataDir);
+  env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir };
+  if (database.url) env.DATABASE_URL = database.url;
+});
+afterAll(() => database.drop());
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with `args`, writing `stdin` (if any) and closing it. */
+function cli(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
+
+/** Opens the CLI's database (after the CLI exited: PGlite allows one process at a time). */
+async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openDatabase(database.target);
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+describe('npm run cli', () => {
+  it('when create-admin gets the password on stdin, then the admin exists with an argon2id hash and the password is never printed', async () => {
+    const res = await cli(['create-admin', 'ops-lead'], { stdin: 'ops-lead-password\n' });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^created admin #\d+ ops-lead\n$/);
+    await withDb(async (db) => {
+      const admin = await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } });
+      expect(admin.passwordHash).toMatch(/^\$argon2id\$/);
+      expect(await verifyPassword(admin.passwordHash, 'ops-lead-password')).toBe(true);
+    });
+  });
+
+  it('when create-customer gets the password from CLI_PASSWORD, then the customer exists with a normalised e-mail and nickname', async () => {
+    const res = await cli(['create-customer', ' Carol@Example.COM ', '--nickname', 'Carol'], { env: { CLI_PASSWORD: 'carol-password' } });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/created customer #\d+ carol@example\.com/);
+    expect(res.stdout + res.stderr).not.toContain('carol-password');
+    await withDb(async (db) => {
+      const customer = await db.prisma.customer.findUniqueOrThrow({ where: { username: 'carol@example.com' } });
+      expect(customer.nickname).toBe('Carol');
+      expect(await verifyPassword(customer.passwordHash, 'carol-password')).toBe(true);
+    });
+  });
+
+  it('when a password is given on the command line, then it is refused (exit 2) and nothing is created', async () => {
+    for (const args of [['create-admin', 'argv-admin', '--password', 'secret-pw-123'], ['create-admin', 'argv-admin', '--password=secret-pw-123']]) {
+      const res = await cli(args, { stdin: 'secret-pw-123\n' });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/never taken from the command line/);
+    }
+    await withDb(async (db) => expect(await db.prisma.admin.count({ where: { username: 'argv-admin' } })).toBe(0));
+  });
+
+  it('when the input is invalid or the name taken, then exit 1 naming the field', async () => {
+    const short = await cli(['create-customer', 'dave@example.com'], { stdin: 'short\n' });
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(/password: must be at least 8 characters/);
+    const taken = await cli(['create-admin', 'ops-lead'], { stdin: 'another-password\n' });
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(/username: is already taken/);
+  });
+
+  it('when a customer is disabled and enabled again, then the flag follows and the sessions are revoked', async () => {
+    await withDb(async (db) => {
+      const carol = await db.prisma.customer.findUniqueOrThrow({ where: { username: 'carol@example.com' } });
+      await db.prisma.customerSession.create({
+        data: { id: crypto.randomUUID(), customerId: carol.id, currentJti: crypto.randomUUID(), currentIssuedAt: new Date(), expiresAt: new Date(Date.now() + 3600_000) },
+      });
+    });
+    const disabled = await cli(['disable-customer', 'CAROL@example.com']);
+    expect(disabled.code).toBe(0);
+    expect(disabled.stdout).toMatch(/disabled \(sessions revoked\) customer #\d+ carol@example\.com/);
+    await withDb(async (db) => {
+      const carol = await db.prisma.customer.findUniqueOrThrow({ where: { username: 'carol@example.com' }, include: { sessions: true } });
+      expect(carol.disabled).toBe(true);
+      expect(carol.sessions.every((s) => s.revokedAt !== null)).toBe(true);
+    });
+    expect((await cli(['enable-customer', 'carol@example.com'])).code).toBe(0);
+    await withDb(async (db) => expect((await db.prisma.customer.findUniqueOrThrow({ where: { username: 'carol@example.com' } })).disabled).toBe(false));
+  });
+
+  it('when an admin is disabled and enabled, then the flag follows; an unknown name or command fails', async () => {
+    expect((await cli(['disable-admin', 'ops-lead'])).stdout).toMatch(/disabled admin #\d+ ops-lead/);
+    await withDb(async (db) => expect((await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } })).disabled).toBe(true));
+    expect((await cli(['enable-admin', 'ops-lead'])).code).toBe(0);
+    await withDb(async (db) => expect((await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } })).disabled).toBe(false));
+
+    const unknown = await cli(['disable-admin', 'nobody']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No such admin/);
+    const usage = await cli(['frobnicate', 'x']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/unknown command: frobnicate/);
+  });
+});

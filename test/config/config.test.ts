@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { resolveJwtSecrets } from '../../src/config/dev-secrets.ts';
+
+const secret = (c: string) => c.repeat(40);
+
+describe('configuration (contract §6)', () => {
+  it('when nothing is set, then development defaults apply', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      env: 'development',
+      port: 3000,
+      dataDir: './data',
+      database: { kind: 'pglite' },
+      seedDemo: true,
+      graphiql: true,
+      jwt: { customerTtl: 7200, adminTtl: 3600, refreshGrace: 604800, sessionMaxAge: 2592000 },
+      login: { maxFailures: 5, failureWindow: 900, ipPerMinute: 30 },
+      wx: { apiBase: 'https://api.weixin.qq.com' },
+    });
+    expect(Object.isFrozen(c) && Object.isFrozen(c.jwt)).toBe(true);
+  });
+
+  it('when values are invalid, then start-up stops naming every bad variable', () => {
+    const attempt = () =>
+      loadConfig({ PORT: 'eighty', CUSTOMER_TOKEN_TTL: '-5', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SEED_DEMO: 'maybe' });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (err) {
+      const message = (err as Error).message;
+      for (const name of ['PORT', 'CUSTOMER_TOKEN_TTL', 'DATABASE_URL', 'LOG_LEVEL', 'SEED_DEMO']) {
+        expect(message).toContain(name);
+      }
+    }
+  });
+
+  it('when production lacks secrets, has short ones, or shares one, then start-up stops with a clear message', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CUSTOMER_JWT_SECRET: is required in production/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', CUSTOMER_JWT_SECRET: 'short', ADMIN_JWT_SECRET: secret('a') }),
+    ).toThrow(/CUSTOMER_JWT_SECRET: each secret must be at least 32 bytes/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', CUSTOMER_JWT_SECRET: secret('s'), ADMIN_JWT_SECRET: secret('s') }),
+    ).toThrow(/ADMIN_JWT_SECRET: must differ from CUSTOMER_JWT_SECRET/);
+    const ok = loadConfig({ NODE_ENV: 'production', CUSTOMER_JWT_SECRET: `${secret('c')},${secret('o')}`, ADMIN_JWT_SECRET: secret('a') });
+    expect(ok.jwt.customerSecrets).toEqual([secret('c'), secret('o')]);
+    expect(ok.seedDemo).toBe(false);
+    expect(ok.graphiql).toBe(false);
+  });
+
+  it('when only one of WX_APPID / WX_SECRET is set, then start-up stops', () => {
+    expect(() => loadConfig({ WX_APPID: 'wx123' })).toThrow(/WX_SECRET/);
+  });
+
+  it('when secrets are missing in development, then they are generated once into the data directory and reused', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'shop-secrets-'));
+    const config = loadConfig({ DATA_DIR: dataDir });
+    const first = await resolveJwtSecrets(config);
+    const second = await resolveJwtSecrets(config);
+    expect(second).toEqual(first);
+    expect(first.customer[0]).not.toBe(first.admin[0]);
+    expect(first.customer[0].length).toBeGreaterThanOrEqual(32);
+    const file = join(dataDir, 'jwt-secrets.json');
+    expect(JSON.parse(readFileSync(file, 'utf8')).customer).toBe(first.customer[0]);
+    expect(statSync(file).mode & 0o077).toBe(0);
+  });
+});

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.ts';
+import { applyMigrations, MigrationError, readMigrations, type Migration } from '../../src/db/migrate.ts';
+import { openTestDatabase } from '../helpers/test-database.ts';
+
+let db: Database & { dispose(): Promise<void> };
+beforeEach(async () => {
+  db = await openTestDatabase();
+});
+afterEach(() => db.dispose());
+
+const migration = (name: string, script: string): Migration => ({
+  name,
+  script,
+  checksum: createHash('sha256').update(script).digest('hex'),
+});
+
+describe('the migration runner', () => {
+  it('when run on an empty database, then it records each migration as `prisma migrate deploy` does', async () => {
+    const migrations = await readMigrations();
+    expect(migrations.length).toBeGreaterThan(0);
+    expect(await applyMigrations(db.sql, migrations)).toEqual(migrations.map((m) => m.name));
+    const rows = await db.sql.query<any>(
+      'SELECT id, checksum, migration_name, finished_at, rolled_back_at, applied_steps_count, logs FROM "_prisma_migrations" ORDER BY migration_name',
+    );
+    expect(rows).toHaveLength(migrations.length);
+    rows.forEach((row, i) => {
+      expect(row.migration_name).toBe(migrations[i].name);
+      // Prisma's checksum: sha256 hex of the migration.sql bytes.
+      expect(row.checksum).toBe(migrations[i].checksum);
+      expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(row.finished_at).not.toBeNull();
+      expect(row.rolled_back_at).toBeNull();
+      expect(row.applied_steps_count).toBe(1);
+    });
+    const columns = await db.sql.query<{ column_name: string; data_type: string; is_nullable: string }>(
+      `SELECT column_name, data_type, is_nullable FROM information_schema.columns
+        WHERE table_name = '_prisma_migrations' ORDER BY ordinal_position`,
+    );
+    expect(columns.map((c) => `${c.column_name}:${c.data_type}:${c.is_nullable}`)).toEqual([
+      'id:character varying:NO',
+      'checksum:character varying:NO',
+      'finished_at:timestamp with time zone:YES',
+      'migration_name:character varying:NO',
+      'logs:text:YES',
+      'rolled_back_at:timestamp with time zone:YES',
+      'started_at:timestamp with time zone:NO',
+      'applied_steps_count:integer:NO',
+    ]);
+  });
+
+  it('when run a second time, then nothing is applied again', async () => {
+    const migrations = await readMigrations();
+    await applyMigrations(db.sql, migrations);
+    expect(await applyMigrations(db.sql, migrations)).toEqual([]);
+    const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "_prisma_migrations"');
+    expect(n).toBe(migrations.length);
+  });
+
+  it('when an applied migration was edited, then start-up stops with a message naming it', async () => {
+    await applyMigrations(db.sql, [migration('20990101000000_one', 'CREATE TABLE t_one (id int);')]);
+    const edited = migration('20990101000000_one', 'CREATE TABLE t_one (id bigint);');
+    await expect(applyMigrations(db.sql, [edited])).rejects.toThrow(MigrationError);
+    await expect(applyMigrations(db.sql, [edited])).rejects.toThrow(/20990101000000_one was changed after it was applied/);
+  });
+
+  it('when a migration fails half-way, then none of its statements stay and it is not recorded', async () => {
+    const bad = migration('20990101000000_bad', 'CREATE TABLE t_half (id int);\nSELECT no_such_function();');
+    await expect(applyMigrations(db.sql, [bad])).rejects.toThrow(/20990101000000_bad failed/);
+    const tables = await db.sql.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 't_half'`);
+    expect(tables).toHaveLength(0);
+    const recorded = await db.sql.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '20990101000000_bad'`);
+    expect(recorded).toHaveLength(0);
+    // The database stays usable, and a fixed migration applies.
+    const fixed = migration('20990101000000_bad', 'CREATE TABLE t_half (id int);');
+    expect(await applyMigrations(db.sql, [fixed])).toEqual(['20990101000000_bad']);
+  });
+
+  it('when Prisma left a failed migration (finished_at null), then start-up stops and says how to resolve it', async () => {
+    await applyMigrations(db.sql, []);
+    await db.sql.exec(
+      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ('00000000-0000-0000-0000-000000000001', 'x', '20990101000000_failed', now())`,
+    );
+    await expect(applyMigrations(db.sql, [])).rejects.toThrow(/prisma migrate resolve/);
+  });
+});

@@ -1,0 +1,29 @@
+// Prints one plain closing line ("Tests: N passed, N failed, N skipped") after vitest's own summary,
+// per database project too, so CI logs state the counts in a form any tool can read.
+import type { Reporter, TestModule } from 'vitest/node';
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const perProject = new Map<string, { passed: number; failed: number; skipped: number }>();
+    const total = { passed: 0, failed: 0, skipped: 0 };
+    for (const mod of modules) {
+      const name = mod.project.name || 'default';
+      const counts = perProject.get(name) ?? { passed: 0, failed: 0, skipped: 0 };
+      perProject.set(name, counts);
+      for (const test of mod.children.allTests()) {
+        const state = test.result().state;
+        const key = state === 'passed' ? 'passed' : state === 'failed' ? 'failed' : 'skipped';
+        counts[key]++;
+        total[key]++;
+      }
+      // A file that failed to load has no tests but must count as a failure.
+      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) {
+        counts.failed++;
+        total.failed++;
+      }
+    }
+    const line = (c: typeof total) => `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;
+    for (const [name, counts] of perProject) process.stdout.write(`  ${name}: ${line(counts)}\n`);
+    process.stdout.write(`Tests: ${line(total)}\n`);
+  }
+}

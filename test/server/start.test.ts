@@ -1,0 +1,73 @@
+/**
+ * `npm start` as a user runs it: a fresh data directory (or an empty PostgreSQL database) becomes a
+ * working shop with demo data; SIGTERM exits 0; a second start reuses the data, seeds nothing twice
+ * and keeps the same secrets.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
+import { startService } from '../helpers/service-process.ts';
+
+let dataDir: string;
+let database: TestDatabase | undefined;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'shop-start-'));
+  env = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  if (TEST_DB === 'postgres') {
+    database = await createTestDatabase();
+    env.DATABASE_URL = database.url!;
+  }
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+const getJson = async (url: string) => {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.json() };
+};
+
+describe('npm start', () => {
+  it('when started on an empty database, then it serves probes and the demo catalogue, and stops cleanly on SIGTERM', async () => {
+    const service = await startService(env);
+    try {
+      expect((await getJson(`${service.url}/healthz`)).status).toBe(200);
+      expect((await getJson(`${service.url}/readyz`)).status).toBe(200);
+      const categories = await getJson(`${service.url}/api/v1/categories`);
+      expect(categories.status).toBe(200);
+      expect(categories.body.categories.length).toBeGreaterThanOrEqual(8);
+      expect(categories.body.categories.some((c: { parent_id: number | null }) => c.parent_id !== null)).toBe(true);
+      expect(categories.body.categories.some((c: { name: string }) => /[\u4e00-\u9fff]/.test(c.name))).toBe(true);
+      expect(service.output()).toMatch(/Bootstrap admin created — username: admin {2}password: \S{12,}/);
+      expect(service.output()).toMatch(/demo catalogue seeded/);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+    expect(service.output()).toMatch(/"msg":"stopped"/);
+  });
+
+  it('when started again on the same data, then nothing is seeded twice and the secrets stay the same', async () => {
+    const secretsBefore = readFileSync(join(dataDir, 'jwt-secrets.json'), 'utf8');
+    const service = await startService(env);
+    try {
+      const categories = await getJson(`${service.url}/api/v1/categories`);
+      expect(categories.body.categories.length).toBeGreaterThanOrEqual(8);
+      const again = await getJson(`${service.url}/api/v1/categories`);
+      expect(again.body).toEqual(categories.body);
+      expect(service.output()).not.toMatch(/Bootstrap admin created|demo catalogue seeded|migrations applied/);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+    expect(readFileSync(join(dataDir, 'jwt-secrets.json'), 'utf8')).toBe(secretsBefore);
+  });
+
+  it('when the configuration is invalid, then it exits 1 naming the variable', async () => {
+    await expect(startService({ ...env, CUSTOMER_TOKEN_TTL: 'soon' }, 20_000)).rejects.toThrow(
+      /exited with 1[\s\S]*CUSTOMER_TOKEN_TTL/,
+    );
+  });
+});
