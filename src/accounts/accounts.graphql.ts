@@ -1,12 +1,11 @@
 /** The Customer and Admin types, `me` / `adminMe`, and the admins' account mutations (contract §5). */
 import { builder } from '../graphql/builder.ts';
-import type { Context } from '../graphql/context.ts';
+import { asAdmin } from '../graphql/context.ts';
 import {
   createAdmin,
   createCustomer,
   setAdminDisabled,
   setCustomerDisabled,
-  type AccountsContext,
 } from './accounts.service.ts';
 
 export const CustomerType = builder.prismaObject('Customer', {
@@ -42,12 +41,6 @@ const CreateAdminInput = builder.inputType('CreateAdminInput', {
     password: t.string({ required: true, description: '8..1024 characters.' }),
   }),
 });
-
-/** The acting admin's context for the account service (the scope has already resolved the admin). */
-async function asAdmin(ctx: Context): Promise<AccountsContext> {
-  const { adminId } = await ctx.auth.admin();
-  return { db: ctx.db, log: ctx.log, actingAdminId: adminId };
-}
 
 builder.queryFields((t) => ({
   me: t.prismaField({

@@ -4,16 +4,7 @@
  * are free-form (3..64 characters, trimmed, case kept).
  */
 import { z } from 'zod';
-
-/** A string field whose absence and wrong type read as plain messages in `errors`. */
-export const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
-
-/**
- * Options for a string rule: it reports `message`, runs only on strings (zod would otherwise apply
- * length rules to an array too) and stops the field's later rules, so each field gets one message.
- */
-export const rule = (message: string) =>
-  ({ message, abort: true, when: (payload: { value: unknown }) => typeof payload.value === 'string' }) as const;
+import { rule, text } from '../validation/rules.ts';
 
 /** Trimmed, lower-cased, at most 254 characters — the form customer usernames are stored and compared in. */
 const normalisedEmail = () => text().trim().toLowerCase().min(1, rule('is required')).max(254, rule('must be at most 254 characters'));

@@ -6,20 +6,14 @@
  */
 import { hashPassword } from '../auth/password.ts';
 import { revokeCustomerSessions } from '../auth/customer-session.service.ts';
-import type { Database } from '../db/database.ts';
 import { AppError, notFound, validationFailed } from '../errors/app-error.ts';
 import { Prisma, type Admin, type Customer } from '../generated/prisma/client.ts';
-import type { Logger } from '../logger.ts';
+import type { ServiceContext } from '../graphql/context.ts';
 import { parseInput } from '../validation/parse-input.ts';
 import { createAdminInput, createCustomerInput, setDisabledInput } from './accounts.schema.ts';
 
-/** What account operations need of the request context (the CLI has no request). */
-export interface AccountsContext {
-  readonly db: Database;
-  readonly log: Logger;
-  /** The admin performing the operation, when there is one (absent in the CLI). */
-  readonly actingAdminId?: number;
-}
+/** Account operations run for an admin (GraphQL) or for an operator (the CLI, no admin). */
+export type AccountsContext = ServiceContext;
 
 /** A unique-username violation as the field error a client can act on. */
 function usernameTaken(err: unknown): AppError | undefined {

@@ -1,6 +1,7 @@
 /** Input rules of the login operations (contract §3.1, §3.2, §3.4), shared by GraphQL and REST. */
 import { z } from 'zod';
-import { adminUsername, loginEmail, loginPassword, rule, text } from '../accounts/accounts.schema.ts';
+import { adminUsername, loginEmail, loginPassword } from '../accounts/accounts.schema.ts';
+import { rule, text } from '../validation/rules.ts';
 
 export const customerLoginInput = z.object({ username: loginEmail, password: loginPassword });
 export type CustomerLoginInput = z.output<typeof customerLoginInput>;

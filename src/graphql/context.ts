@@ -28,3 +28,17 @@ export function createContext(db: Database, services: Services, req: RequestInfo
   const auth = new RequestAuth(authorization, services.tokens, db.prisma, services.config.jwt.refreshGrace);
   return { ...rest, db, services, auth };
 }
+
+/** What a domain service needs to act on behalf of someone (the CLI acts for no admin). */
+export interface ServiceContext {
+  readonly db: Database;
+  readonly log: Logger;
+  /** The admin performing the operation, when there is one. */
+  readonly actingAdminId?: number;
+}
+
+/** The service context of an admin field; its `admin` scope has already resolved (and cached) the admin. */
+export async function asAdmin(ctx: Context): Promise<ServiceContext & { actingAdminId: number }> {
+  const { adminId } = await ctx.auth.admin();
+  return { db: ctx.db, log: ctx.log, actingAdminId: adminId };
+}

@@ -2,6 +2,7 @@
 import { builder } from './builder.ts';
 import './scalars.ts';
 import '../catalog/category.graphql.ts';
+import '../catalog/item.graphql.ts';
 import '../accounts/accounts.graphql.ts';
 import '../auth/auth.graphql.ts';
 

@@ -38,9 +38,17 @@ export function fieldErrors(error: z.ZodError, naming: Naming, prefix: readonly 
   }));
 }
 
-/** Parses `input` with `schema`; throws VALIDATION_FAILED listing every problem. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, naming: Naming = 'graphql'): z.output<S> {
+/**
+ * Parses `input` with `schema`; throws VALIDATION_FAILED listing every problem. `prefix` names a
+ * value that is not an object of fields itself (an argument such as `idempotencyKey`).
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  naming: Naming = 'graphql',
+  prefix: readonly PropertyKey[] = [],
+): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw validationFailed(fieldErrors(result.error, naming));
+  if (!result.success) throw validationFailed(fieldErrors(result.error, naming, prefix));
   return result.data;
 }

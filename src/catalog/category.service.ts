@@ -1,0 +1,77 @@
+/**
+ * Admin rules for the category tree (contract §5): a parent must exist and may not be the category
+ * itself or one of its descendants; a category in use (items or sub-categories) cannot be deleted.
+ */
+import { AppError, notFound, validationFailed } from '../errors/app-error.ts';
+import { Prisma, type Category } from '../generated/prisma/client.ts';
+import type { ServiceContext } from '../graphql/context.ts';
+import { parseInput } from '../validation/parse-input.ts';
+import { categoryInput, type CategoryInput } from './item.schema.ts';
+
+type Tx = Prisma.TransactionClient;
+
+const parentError = (message: string) => validationFailed([{ field: 'parentId', message }]);
+
+/** Checks the new parent of category `id` (undefined for a new category): it exists and is no descendant. */
+async function assertValidParent(tx: Tx, parentId: number | null, id?: number): Promise<void> {
+  if (parentId === null) return;
+  if (parentId === id) throw parentError('must not be the category itself');
+  // Walk up from the proposed parent; meeting `id` on the way means a cycle.
+  const ancestors = await tx.$queryRaw<{ id: number }[]>`
+    WITH RECURSIVE up AS (
+      SELECT id, parent_id FROM categories WHERE id = ${parentId}
+      UNION SELECT c.id, c.parent_id FROM categories c JOIN up ON c.id = up.parent_id)
+    SELECT id FROM up`;
+  if (ancestors.length === 0) throw parentError('is not an existing category');
+  if (id !== undefined && ancestors.some((a) => a.id === id)) throw parentError('must not be one of its own sub-categories');
+}
+
+export async function createCategory(ctx: ServiceContext, input: unknown): Promise<Category> {
+  const data: CategoryInput = parseInput(categoryInput, input);
+  const category = await ctx.db.prisma.$transaction(async (tx) => {
+    await assertValidParent(tx, data.parentId);
+    return tx.category.create({ data });
+  });
+  ctx.log.info({ category_id: category.id, by_admin: ctx.actingAdminId }, 'category created');
+  return category;
+}
+
+export async function updateCategory(ctx: ServiceContext, args: { id: number; input: unknown }): Promise<Category> {
+  const data: CategoryInput = parseInput(categoryInput, args.input);
+  const category = await ctx.db.prisma.$transaction(async (tx) => {
+    const exists = await tx.category.findUnique({ where: { id: args.id }, select: { id: true } });
+    if (!exists) throw notFound('category');
+    await assertValidParent(tx, data.parentId, args.id);
+    return tx.category.update({ where: { id: args.id }, data });
+  });
+  ctx.log.info({ category_id: category.id, by_admin: ctx.actingAdminId }, 'category updated');
+  return category;
+}
+
+/** Deletes an unused category; one with items or sub-categories is refused with the counts. */
+export async function deleteCategory(ctx: ServiceContext, id: number): Promise<true> {
+  const category = await ctx.db.prisma.category.findUnique({
+    where: { id },
+    select: { _count: { select: { items: true, children: true } } },
+  });
+  if (!category) throw notFound('category');
+  const { items, children } = category._count;
+  if (items || children) throw inUse(items, children);
+  try {
+    await ctx.db.prisma.category.delete({ where: { id } });
+  } catch (err) {
+    // An item or sub-category added since our count (the foreign keys restrict deletion).
+    if (err instanceof Prisma.PrismaClientKnownRequestError && (err.code === 'P2003' || err.code === 'P2014')) {
+      throw inUse(1, 0);
+    }
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2025') throw notFound('category');
+    throw err;
+  }
+  ctx.log.info({ category_id: id, by_admin: ctx.actingAdminId }, 'category deleted');
+  return true;
+}
+
+function inUse(items: number, children: number): AppError {
+  const uses = [items && `${items} item(s)`, children && `${children} sub-categories`].filter(Boolean).join(' and ');
+  return validationFailed([{ field: 'id', message: `is still used by ${uses}` }]);
+}
