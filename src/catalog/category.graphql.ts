@@ -1,6 +1,7 @@
 /** The Category type, the public `categories` query and the admin category mutations (contract §4.3, §5). */
 import { builder } from '../graphql/builder.ts';
 import { asAdmin } from '../graphql/context.ts';
+import { findCategories } from './item.repository.ts';
 import { createCategory, deleteCategory, updateCategory } from './category.service.ts';
 
 export const CategoryType = builder.prismaObject('Category', {
@@ -21,11 +22,10 @@ const CategoryInput = builder.inputType('CategoryInput', {
 });
 
 builder.queryField('categories', (t) =>
-  t.prismaField({
+  t.field({
     type: [CategoryType],
     description: 'Every category, ordered by `sortOrder`, then `id`. Public.',
-    resolve: (query, _root, _args, ctx) =>
-      ctx.db.prisma.category.findMany({ ...query, orderBy: [{ sortOrder: 'asc' }, { id: 'asc' }] }),
+    resolve: (_root, _args, ctx) => findCategories(ctx.db.sql),
   }),
 );
 

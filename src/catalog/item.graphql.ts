@@ -1,7 +1,9 @@
 /** Item, Sku and Image types, the public `items` / `item` queries and the admin item mutations (contract §4, §5). */
+import { notFound } from '../errors/app-error.ts';
 import { builder } from '../graphql/builder.ts';
-import { asAdmin } from '../graphql/context.ts';
+import { asAdmin, type Context } from '../graphql/context.ts';
 import { CategoryType } from './category.graphql.ts';
+import { findItem, ITEM_INCLUDE, type ItemWithRelations } from './item.repository.ts';
 import { createItem, deleteItem, listItemPage, updateItem, type ItemPage } from './item.service.ts';
 
 export const SkuType = builder.prismaObject('Sku', {
@@ -24,17 +26,20 @@ export const ImageType = builder.prismaObject('ItemImage', {
   }),
 });
 
+// Items are always read whole (item.repository.ts: one statement per item or page), so the relations
+// are on the parent already and resolve without a query of their own.
 export const ItemType = builder.prismaObject('Item', {
   description: 'A product. SKUs are ordered by id, images by `sortOrder`, then id.',
+  include: ITEM_INCLUDE,
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
     categoryId: t.exposeInt('categoryId'),
-    category: t.relation('category', { type: CategoryType }),
+    category: t.field({ type: CategoryType, resolve: (item) => item.category }),
     price: t.expose('price', { type: 'Money' }),
     stock: t.exposeInt('stock'),
-    skus: t.relation('skus', { query: { orderBy: { id: 'asc' } } }),
-    images: t.relation('images', { query: { orderBy: [{ sortOrder: 'asc' }, { id: 'asc' }] } }),
+    skus: t.field({ type: [SkuType], resolve: (item) => item.skus }),
+    images: t.field({ type: [ImageType], resolve: (item) => item.images }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -43,22 +48,21 @@ export const ItemType = builder.prismaObject('Item', {
 const ItemPageType = builder.objectRef<ItemPage>('ItemPage').implement({
   description: 'One page of items, newest first.',
   fields: (t) => ({
-    items: t.prismaField({
-      type: [ItemType],
-      // One query per selected relation, whatever the page size (no N+1).
-      resolve: async (query, page, _args, ctx) => {
-        if (page.ids.length === 0) return [];
-        const rows = await ctx.db.prisma.item.findMany({ ...query, where: { id: { in: page.ids } } });
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        return page.ids.flatMap((id) => byId.get(id) ?? []);
-      },
-    }),
+    items: t.field({ type: [ItemType], resolve: (page) => page.items }),
     page: t.exposeInt('page'),
     limit: t.exposeInt('limit'),
     total: t.exposeInt('total', { description: 'Items matching the filters, on every page.' }),
     totalPages: t.exposeInt('totalPages'),
   }),
 });
+
+/** The item just written, read back the way every read sees it. */
+async function written(ctx: Context, id: number): Promise<ItemWithRelations> {
+  const item = await findItem(ctx.db.sql, id);
+  // Deleted in the meantime — or, for an Idempotency-Key replay, since the first request.
+  if (!item) throw notFound('item');
+  return item;
+}
 
 const SkuInput = builder.inputType('SkuInput', {
   fields: (t) => ({
@@ -111,17 +115,17 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) => listItemPage(ctx.db, args),
   }),
-  item: t.prismaField({
+  item: t.field({
     type: ItemType,
     nullable: true,
     description: 'One item, or null when there is no such item. Public.',
     args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.db.prisma.item.findUnique({ ...query, where: { id: args.id } }),
+    resolve: (_root, args, ctx) => findItem(ctx.db.sql, args.id),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  createItem: t.prismaField({
+  createItem: t.field({
     type: ItemType,
     description:
       'Admin: creates an item with its SKUs and images in one transaction. With `idempotencyKey`, the same key and ' +
@@ -131,20 +135,14 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: CreateItemInput, required: true }),
       idempotencyKey: t.arg.string({ description: 'Up to 255 characters (REST: the `Idempotency-Key` header).' }),
     },
-    resolve: async (query, _root, args, ctx) => {
-      const id = await createItem(await asAdmin(ctx), args);
-      return ctx.db.prisma.item.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: async (_root, args, ctx) => written(ctx, await createItem(await asAdmin(ctx), args)),
   }),
-  updateItem: t.prismaField({
+  updateItem: t.field({
     type: ItemType,
     description: 'Admin: changes the given fields of an item.',
     authScopes: { admin: true },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateItemInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const id = await updateItem(await asAdmin(ctx), args);
-      return ctx.db.prisma.item.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: async (_root, args, ctx) => written(ctx, await updateItem(await asAdmin(ctx), args)),
   }),
   deleteItem: t.boolean({
     description: 'Admin: deletes an item; it vanishes from every read. NOT_FOUND when there is no such item.',

@@ -29,11 +29,18 @@ const itemName = text().trim().min(1, rule('must not be empty')).max(200, rule('
 const categoryId = int(1, INT32_MAX, 'must be a positive integer');
 const stock = int(0, INT32_MAX, `must be an integer between 0 and ${INT32_MAX}`);
 
+// Checked as a whole, so an error names `skus[i].specs` and never echoes (or renames) a client's key.
 const specs = z
-  .record(z.string(), z.string({ error: 'values must be strings' }), {
-    error: 'must be an object of string values',
+  .record(z.string(), z.unknown(), { error: 'must be an object of string values' })
+  .superRefine((o, ctx) => {
+    const entries = Object.entries(o);
+    if (entries.length > 20) ctx.addIssue({ code: 'custom', message: 'must have at most 20 entries' });
+    else if (entries.some(([, v]) => typeof v !== 'string')) ctx.addIssue({ code: 'custom', message: 'values must be strings' });
   })
-  .refine((o) => Object.keys(o).length <= 20, 'must have at most 20 entries');
+  .transform((o) => o as Record<string, string>);
+
+/** A length rule that runs only on arrays, so a string in place of a list gets one message. */
+const listRule = (message: string) => ({ message, when: (p: { value: unknown }) => Array.isArray(p.value) }) as const;
 
 const sku = z.object(
   {
@@ -67,7 +74,7 @@ const image = z.preprocess(
 
 const skus = z
   .array(sku, { error: (i) => (i.input === undefined ? 'is required' : 'must be an array') })
-  .max(100, 'must have at most 100 entries')
+  .max(100, listRule('must have at most 100 entries'))
   // Runs even when other SKU fields are invalid, so one answer names every problem.
   .superRefine(
     (list, ctx) => {
@@ -86,7 +93,7 @@ const skus = z
 
 const images = z
   .array(image, { error: (i) => (i.input === undefined ? 'is required' : 'must be an array') })
-  .max(20, 'must have at most 20 entries')
+  .max(20, listRule('must have at most 20 entries'))
   // An image without a sort order keeps its place in the array.
   .transform((list) =>
     list.map((entry, i) => ({ url: entry.url, sortOrder: entry.sortOrder ?? i })),

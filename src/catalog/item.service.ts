@@ -1,7 +1,6 @@
 /**
  * The catalogue's item rules: the public list (contract §4.1) and the admin writes (§4.4, §5).
- * Reads return ids and counts; the GraphQL layer loads the rows it was asked for with one Prisma
- * query per relation, so a page costs the same number of statements whatever its size.
+ * Reads go through item.repository.ts (one statement each); writes through Prisma, in transactions.
  */
 import type { Database } from '../db/database.ts';
 import { notFound, validationFailed } from '../errors/app-error.ts';
@@ -9,6 +8,7 @@ import { Prisma } from '../generated/prisma/client.ts';
 import type { ServiceContext } from '../graphql/context.ts';
 import { parseInput } from '../validation/parse-input.ts';
 import { createOnce } from './idempotency.ts';
+import { findItemPage, type ItemWithRelations } from './item.repository.ts';
 import {
   createItemInput,
   idempotencyKey as idempotencyKeyRule,
@@ -21,41 +21,24 @@ import {
 type Tx = Prisma.TransactionClient;
 
 export interface ItemPage {
-  /** The page's item ids, newest first. */
-  ids: number[];
+  /** The page's items, newest first. */
+  items: ItemWithRelations[];
   page: number;
   limit: number;
+  /** Items matching the filters, on every page. */
   total: number;
   totalPages: number;
 }
 
-/** `%`, `_` and `\` are literal in a keyword (contract §4.1). */
+/** `%`, `_` and `\` are literal in a keyword (contract §4.1); ILIKE's escape character is `\`. */
 export const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/**
- * One statement for the page's ids and the total. The filters are spliced in only when present, so
- * each combination gets its own plan: the newest-first index alone, the category + newest-first
- * index, or the trigram index for keywords.
- */
+/** One page of the public list; a page past the end is empty, with the right total. */
 export async function listItemPage(db: Database, args: unknown): Promise<ItemPage> {
   const { page, limit, categoryId, keyword }: ListItemsInput = parseInput(listItemsInput, args);
-  const conditions: Prisma.Sql[] = [];
-  if (categoryId !== undefined) conditions.push(Prisma.sql`i.category_id IN (SELECT id FROM tree)`);
-  if (keyword !== undefined) conditions.push(Prisma.sql`i.name ILIKE ${likePattern(keyword)}`);
-  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
-  const tree =
-    categoryId === undefined
-      ? Prisma.empty
-      : Prisma.sql`WITH RECURSIVE tree AS (
-          SELECT id FROM categories WHERE id = ${categoryId}
-          UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)`;
-  const offset = (page - 1) * limit;
-  const [row] = await db.prisma.$queryRaw<{ total: number; ids: number[] }[]>`
-    ${tree}
-    SELECT (SELECT count(*)::int FROM items i ${where}) AS total,
-           ARRAY(SELECT i.id FROM items i ${where}
-                 ORDER BY i.created_at DESC, i.id DESC LIMIT ${limit} OFFSET ${offset}) AS ids`;
-  return { ids: row.ids, page, limit, total: row.total, totalPages: Math.ceil(row.total / limit) };
+  const filter = { categoryId, namePattern: keyword === undefined ? undefined : likePattern(keyword) };
+  const { total, items } = await findItemPage(db.sql, filter, limit, (page - 1) * limit);
+  return { items, page, limit, total, totalPages: Math.ceil(total / limit) };
 }
 
 /** A category id that does not exist, as the field error the contract asks for. */

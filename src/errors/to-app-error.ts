@@ -29,11 +29,18 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
-/** Finds the `AppError` inside a GraphQL error, maps database outages, and masks the rest. */
+/**
+ * Finds the `AppError` inside a GraphQL error, maps database outages, and masks the rest. A chain
+ * that ends in graphql-js' own error class (syntax, unknown field, a variable of the wrong type —
+ * `Int cannot represent 1.5`) describes the client's request, so it is VALIDATION_FAILED.
+ */
 export function toAppError(err: unknown): { error: AppError; unexpected: boolean } {
   let e: unknown = err;
   while (e instanceof GraphQLError && !(e instanceof AppError) && e.originalError) e = e.originalError;
   if (e instanceof AppError) return { error: e, unexpected: false };
+  if (e instanceof GraphQLError && e.constructor === GraphQLError) {
+    return { error: new AppError('VALIDATION_FAILED', (err as GraphQLError).message), unexpected: false };
+  }
   if (isDatabaseUnavailable(e)) return { error: serviceUnavailable(), unexpected: true };
   return { error: internalError(), unexpected: true };
 }

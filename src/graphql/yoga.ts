@@ -63,11 +63,8 @@ export function createGraphQLServer(opts: YogaOptions): YogaServerInstance<Serve
     context: ({ req, res }) => opts.contextFor(req, res),
     maskedErrors: {
       maskError: (error) => {
-        // graphql-js' own errors (syntax, variable coercion) describe the client's request.
-        if (error instanceof GraphQLError && !error.originalError && !(error instanceof AppError)) {
-          return withCode(error, 'VALIDATION_FAILED');
-        }
-        // Coded errors keep their code; anything else is logged and shown as INTERNAL.
+        // Coded errors keep their code, graphql-js' own errors (syntax, variable coercion) become
+        // VALIDATION_FAILED; anything else is logged and shown as INTERNAL.
         const { error: coded, unexpected } = toAppError(error);
         if (unexpected) opts.log.error({ err: error }, 'graphql resolver failed');
         return error instanceof GraphQLError ? withCode(error, coded.code, coded.message, coded.extensions) : coded;

@@ -32,7 +32,8 @@ const SCALARS: Record<string, JsonSchema> = {
   String: { type: 'string' },
   Boolean: { type: 'boolean' },
   ID: { type: 'string' },
-  Money: { type: 'number', minimum: 0, maximum: 99999999.99, multipleOf: 0.01 },
+  // No `multipleOf: 0.01`: validators test it in binary floating point and reject 19.9.
+  Money: { type: 'number', minimum: 0, maximum: 99999999.99, description: 'At most 2 fractional digits.' },
   DateTime: { type: 'string', format: 'date-time' },
   JSONObject: { type: 'object' },
 };

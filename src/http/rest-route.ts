@@ -152,6 +152,9 @@ export async function runRoute(
   res: Response,
 ): Promise<void> {
   const restReq = restRequestOf(req);
+  // Who is asking comes before what they sent, as in GraphQL (where the scope runs before the
+  // resolver validates): a request without a valid token learns nothing about the body's rules.
+  if (route.input && route.realm) await ctx.auth[route.realm]();
   const variableValues = variablesOf(route, restReq);
   const result = await execute({ schema, document: route.compiled, variableValues, contextValue: ctx });
   if (result.errors?.length) {
