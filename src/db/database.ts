@@ -30,7 +30,18 @@ export interface SqlDriver {
 export interface Database {
   readonly prisma: Prisma;
   readonly sql: SqlDriver;
+  /** Statements sent so far, by Prisma and raw SQL alike (diagnostics; tests count a page's queries). */
+  statementCount(): number;
   close(): Promise<void>;
+}
+
+/** Counts calls of `obj[method]` into `counter`, leaving the method's behaviour untouched. */
+function countCalls<T extends object, K extends keyof T>(obj: T, method: K, counter: { n: number }): void {
+  const original = obj[method] as unknown as (...args: unknown[]) => unknown;
+  (obj as Record<K, unknown>)[method] = function (this: unknown, ...args: unknown[]) {
+    counter.n++;
+    return original.apply(this, args);
+  };
 }
 
 export type DatabaseTarget =
@@ -47,6 +58,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir ? join(dataDir, 'pglite') : 'memory://', { extensions: { pg_trgm } });
+  const statements = { n: 0 };
+  countCalls(db, 'query', statements);
   const sql: SqlDriver = {
     kind: 'pglite',
     exec: async (script) => void (await db.exec(script)),
@@ -59,6 +72,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   return {
     prisma,
     sql,
+    statementCount: () => statements.n,
     close: async () => {
       await prisma.$disconnect();
       await db.close();
@@ -70,6 +84,8 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
+  const statements = { n: 0 };
+  pool.on('connect', (client) => countCalls(client, 'query', statements));
   const sql: SqlDriver = {
     kind: 'postgres',
     exec: async (script) => void (await pool.query(script)),
@@ -106,6 +122,7 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   return {
     prisma,
     sql,
+    statementCount: () => statements.n,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();

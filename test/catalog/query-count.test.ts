@@ -1,0 +1,91 @@
+/**
+ * Reads cost a fixed number of SQL statements whatever the page size (no N+1), and the one-statement
+ * read path returns exactly what Prisma returns for the same item.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findItem, ITEM_INCLUDE } from '../../src/catalog/item.repository.ts';
+import { makeCategory } from '../helpers/catalog.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let app: TestApp;
+let parentId: number;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const parent = await makeCategory(app, { name: 'Outdoor' });
+  const child = await makeCategory(app, { name: 'Tents', parentId: parent.id });
+  parentId = parent.id;
+  // 120 items with 3 SKUs and 2 images each, in the parent and the child category.
+  for (let i = 0; i < 120; i++) {
+    await app.db.prisma.item.create({
+      data: {
+        name: `Tent ${i} 帐篷`,
+        categoryId: i % 2 ? parent.id : child.id,
+        price: `${i}.5`,
+        stock: i,
+        skus: { create: [1, 2, 3].map((n) => ({ skuCode: `T${i}-${n}`, specs: { size: String(n) }, price: `${i}.0${n}`, stock: n })) },
+        images: { create: [1, 0].map((n) => ({ url: `https://cdn.example.com/t/${i}-${n}.jpg`, sortOrder: n })) },
+      },
+    });
+  }
+});
+afterAll(() => app.close());
+
+/** Statements the database saw while `fn` ran. */
+async function statementsOf(fn: () => Promise<unknown>): Promise<number> {
+  const before = app.db.statementCount();
+  await fn();
+  return app.db.statementCount() - before;
+}
+
+async function get(path: string) {
+  const res = await app.request(path);
+  expect(res.status, res.text).toBe(200);
+  return res;
+}
+
+describe('SQL statements per read', () => {
+  it('when a page of 1 and a page of 100 items are listed, then each costs one statement', async () => {
+    const one = await statementsOf(() => get('/api/v1/items?limit=1'));
+    const hundred = await statementsOf(async () => expect((await get('/api/v1/items?limit=100')).body.items).toHaveLength(100));
+    expect(one).toBe(1);
+    expect(hundred).toBe(1);
+  });
+
+  it('when filtering by category tree and keyword, then still one statement', async () => {
+    const n = await statementsOf(async () => {
+      const res = await get(`/api/v1/items?limit=100&category_id=${parentId}&keyword=${encodeURIComponent('帐篷')}`);
+      expect(res.body.total).toBe(120);
+    });
+    expect(n).toBe(1);
+  });
+
+  it('when the list is asked through GraphQL with every relation, then one statement too', async () => {
+    const n = await statementsOf(async () => {
+      const res = await app.graphql(
+        '{ items(limit: 100) { items { id category { id name } skus { id specs price } images { url sortOrder } } total } }',
+      );
+      expect(res.body.data.items.items).toHaveLength(100);
+    });
+    expect(n).toBe(1);
+  });
+
+  it('when an item and the categories are read, then one statement each', async () => {
+    const { body } = await get('/api/v1/items?limit=1');
+    expect(await statementsOf(() => get(`/api/v1/items/${body.items[0].id}`))).toBe(1);
+    expect(await statementsOf(() => get('/api/v1/categories'))).toBe(1);
+  });
+});
+
+describe('the one-statement read path', () => {
+  it('when an item is read, then it equals what Prisma returns with the same relations and order', async () => {
+    const { id } = (await app.db.prisma.item.findFirstOrThrow({ where: { name: 'Tent 7 帐篷' } }));
+    const viaSql = await findItem(app.db.sql, id);
+    const viaPrisma = await app.db.prisma.item.findUniqueOrThrow({ where: { id }, include: ITEM_INCLUDE });
+    // Decimal instances compare by value as text.
+    const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
+    expect(plain(viaSql)).toEqual(plain(viaPrisma));
+    expect(viaSql!.images.map((m) => m.sortOrder)).toEqual([0, 1]);
+    expect(viaSql!.skus.map((s) => s.price.toFixed(2))).toEqual(['7.01', '7.02', '7.03']);
+  });
+});
