@@ -3,7 +3,7 @@
  * on the same PostgreSQL data, one after the other in one run, and prints a markdown table; the
  * figures go to bench/results/latest.json. See README "Performance".
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -54,10 +54,15 @@ interface Server {
 }
 
 /** The command `npm start` runs, so the benchmark starts the service exactly as a user does. */
+/** `npm start` as a user runs it: its prestart step (the bundle), then the start command itself. */
 function startCommand(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string; prestart?: string } };
   const [cmd, ...args] = pkg.scripts.start.split(/\s+/);
   if (cmd !== 'node') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  if (pkg.scripts.prestart) {
+    const r = spawnSync(pkg.scripts.prestart, { cwd: ROOT, shell: true, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`prestart failed: ${pkg.scripts.prestart}`);
+  }
   return args;
 }
 

@@ -5,11 +5,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 
 export type Prisma = PrismaClient;
@@ -56,6 +53,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
+  // Loaded only when used: the embedded engine adds ~45 MB to a process that talks to PostgreSQL.
+  const [{ PGlite }, { pg_trgm }, { PrismaPGlite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('pglite-prisma-adapter'),
+  ]);
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir ? join(dataDir, 'pglite') : 'memory://', { extensions: { pg_trgm } });
   const statements = { n: 0 };

@@ -4,11 +4,21 @@
  * schema engine is not available everywhere we run; a database migrated by either stays usable by both.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { SqlDriver } from './database.ts';
 
-export const MIGRATIONS_DIR = new URL('../../prisma/migrations/', import.meta.url).pathname;
+/** prisma/migrations of the project this module runs from (as source under src/, or bundled in dist/). */
+export const MIGRATIONS_DIR = findUp(dirname(fileURLToPath(import.meta.url)), join('prisma', 'migrations'));
+
+function findUp(from: string, relative: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, relative))) return join(dir, relative) + '/';
+    if (dirname(dir) === dir) throw new Error(`${relative} not found above ${from}`);
+  }
+}
 
 export class MigrationError extends Error {
   override name = 'MigrationError';

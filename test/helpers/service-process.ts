@@ -1,8 +1,8 @@
 /**
- * Runs the service as a user does (`node --import tsx src/server.ts`, the `npm start` command) in a
+ * Runs the service as a user does (`npm start`: build the bundle, then `node dist/server.js`) in a
  * child process, and reports its output, port and exit.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -16,9 +16,20 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
 }
 
+let built = false;
+
+/** `npm start`'s prestart step, once per test file: the bundle of the source as it is now. */
+function buildOnce(): void {
+  if (built) return;
+  const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed:\n${r.stderr}`);
+  built = true;
+}
+
 export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+  buildOnce();
   const started = Date.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['dist/server.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
