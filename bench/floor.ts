@@ -20,21 +20,32 @@ const ITEM_JSON = (i: string) => `json_build_object(
   'created_at', to_char(${i}.created_at AT TIME ZONE 'UTC', ${ISO}),
   'updated_at', to_char(${i}.updated_at AT TIME ZONE 'UTC', ${ISO}))`;
 
-// $1 category (or null), $2 ILIKE pattern (or null), $3 limit, $4 offset.
-const LIST = `
-WITH RECURSIVE tree AS (
-  SELECT id FROM categories WHERE id = $1
-  UNION ALL SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id
-), filtered AS (
-  SELECT id, created_at FROM items
-   WHERE ($1::int IS NULL OR category_id IN (SELECT id FROM tree))
-     AND ($2::text IS NULL OR name ILIKE $2)
-), page AS (
-  SELECT id FROM filtered ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4
-)
-SELECT (SELECT count(*) FROM filtered)::int AS total,
-       COALESCE((SELECT json_agg(${ITEM_JSON('i')} ORDER BY i.created_at DESC, i.id DESC)
-                   FROM page p JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id), '[]')::text AS items`;
+// One statement per page: the filters present are spliced in, so each combination is planned for
+// its own index (as any careful hand-written query would be). $1 limit, $2 offset, then the filters.
+function listSql(category: number | null, pattern: string | null): { text: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  let tree = '';
+  if (category !== null) {
+    params.push(category);
+    tree = `WITH RECURSIVE tree AS (SELECT id FROM categories WHERE id = $3
+              UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)`;
+    where.push('i.category_id IN (SELECT id FROM tree)');
+  }
+  if (pattern !== null) {
+    params.push(pattern);
+    where.push(`i.name ILIKE $${params.length + 2}`);
+  }
+  const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  return {
+    params,
+    text: `${tree}
+      SELECT (SELECT count(*) FROM items i ${w})::int AS total,
+             (SELECT COALESCE(json_agg(${ITEM_JSON('i')} ORDER BY i.created_at DESC, i.id DESC), '[]')::text
+                FROM (SELECT i.id FROM items i ${w} ORDER BY i.created_at DESC, i.id DESC LIMIT $1 OFFSET $2) p
+                JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id) AS items`,
+  };
+}
 
 const DETAIL = `SELECT ${ITEM_JSON('i')}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`;
 
@@ -72,7 +83,8 @@ export function startFloor(url: string, port: number, poolSize = 10) {
           return send(res, 400, problem(400, 'VALIDATION_FAILED'));
         }
         const pattern = keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-        const { rows } = await pool.query(LIST, [category, pattern, limit, (page - 1) * limit]);
+        const list = listSql(category, pattern);
+        const { rows } = await pool.query(list.text, [limit, (page - 1) * limit, ...list.params]);
         const { total, items } = rows[0];
         return send(res, 200, `{"items":${items},"page":${page},"limit":${limit},"total":${total},"total_pages":${Math.ceil(total / limit)}}`);
       }

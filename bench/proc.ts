@@ -36,11 +36,6 @@ export function processTree(root: number): number[] {
   return out;
 }
 
-/** Total user+system CPU time, in microseconds, of the given processes. */
-export function cpuMicros(pids: number[]): number {
-  return pids.reduce((sum, pid) => sum + ((stat(pid)?.cpuTicks ?? 0) * 1e6) / TICKS_PER_SECOND, 0);
-}
-
 /** Every PostgreSQL server process on this machine. */
 export function postgresPids(): number[] {
   return allPids().filter((pid) => {
@@ -61,4 +56,37 @@ export function rssMb(pids: number[]): number {
     }
   }
   return kb / 1024;
+}
+
+/**
+ * CPU time consumed by a changing set of processes over a window. Processes may start during the
+ * window (counted from zero) or exit (counted up to their last sample — summing /proc at the end
+ * alone would lose them, e.g. PostgreSQL backends of connections a pool closed).
+ */
+export function cpuMeter(list: () => number[]) {
+  const start = new Map<number, number>();
+  const last = new Map<number, number>();
+  for (const pid of list()) {
+    const t = stat(pid)?.cpuTicks;
+    if (t !== undefined) {
+      start.set(pid, t);
+      last.set(pid, t);
+    }
+  }
+  const sample = () => {
+    for (const pid of list()) {
+      const t = stat(pid)?.cpuTicks;
+      if (t !== undefined) last.set(pid, t);
+    }
+  };
+  return {
+    sample,
+    /** Microseconds of CPU since the meter was made. */
+    micros(): number {
+      sample();
+      let ticks = 0;
+      for (const [pid, t] of last) ticks += t - (start.get(pid) ?? 0);
+      return (ticks * 1e6) / TICKS_PER_SECOND;
+    },
+  };
 }

@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { hashPassword } from '../src/auth/password.ts';
 import { prepareBenchData, type BenchDataset } from './data.ts';
-import { cpuMicros, postgresPids, processTree, rssMb } from './proc.ts';
+import { cpuMeter, postgresPids, processTree, rssMb } from './proc.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
@@ -134,11 +134,14 @@ async function load(url: string, next: () => RequestSpec, seconds: number, conne
 async function measure(server: Server, next: () => RequestSpec, connections = CONNECTIONS): Promise<Figures> {
   await load(server.url, next, settings.warmup, connections);
   const tree = processTree(server.child.pid!);
-  const pgPids = postgresPids();
-  const cpu0 = cpuMicros(tree);
-  const pg0 = cpuMicros(pgPids);
+  const serverCpu = cpuMeter(() => tree);
+  const pgCpu = cpuMeter(postgresPids);
   let peak = rssMb(tree);
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(tree))), 100);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMb(tree));
+    serverCpu.sample();
+    pgCpu.sample();
+  }, 100);
   const result = await load(server.url, next, settings.duration, connections);
   clearInterval(sampler);
   peak = Math.max(peak, rssMb(tree));
@@ -149,8 +152,8 @@ async function measure(server: Server, next: () => RequestSpec, connections = CO
     p99_ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non_2xx: result.non2xx,
-    cpu_us_per_req: Math.round((cpuMicros(tree) - cpu0) / requests),
-    pg_cpu_us_per_req: Math.round((cpuMicros(pgPids) - pg0) / requests),
+    cpu_us_per_req: Math.round(serverCpu.micros() / requests),
+    pg_cpu_us_per_req: Math.round(pgCpu.micros() / requests),
     rss_peak_mb: Math.round(peak),
   };
 }
