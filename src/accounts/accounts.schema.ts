@@ -4,7 +4,7 @@
  * are free-form (3..64 characters, trimmed, case kept).
  */
 import { z } from 'zod';
-import { rule, text } from '../validation/rules.ts';
+import { INT32_MAX, rule, text } from '../validation/rules.ts';
 
 /** Trimmed, lower-cased, at most 254 characters — the form customer usernames are stored and compared in. */
 const normalisedEmail = () => text().trim().toLowerCase().min(1, rule('is required')).max(254, rule('must be at most 254 characters'));
@@ -39,6 +39,6 @@ export type CreateCustomerInput = z.output<typeof createCustomerInput>;
 export const createAdminInput = z.object({ username: adminUsername, password: newPassword });
 export type CreateAdminInput = z.output<typeof createAdminInput>;
 
-const accountId = z.number().int().min(1, 'must be a positive integer').max(2_147_483_647, 'is out of range');
+const accountId = z.number().int().min(1, 'must be a positive integer').max(INT32_MAX, 'is out of range');
 
 export const setDisabledInput = z.object({ id: accountId, disabled: z.boolean({ error: 'must be true or false' }) });

@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError, type Realm } from '../errors/app-error.ts';
+import { INT32_MAX } from '../validation/rules.ts'; // the INTEGER id columns' range
 
 export const CLOCK_SKEW_SECONDS = 30;
 const ALGORITHM = 'HS256';
 const ACCOUNT_ID = /^[1-9][0-9]{0,9}$/;
-const MAX_ID = 2_147_483_647; // the INTEGER column's range
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface TokenClaims {
@@ -86,7 +86,7 @@ export function createTokenSystem(realm: Realm, secrets: readonly string[], ttlS
           // Shapes are checked even though the signature is valid: ids go into database lookups,
           // and a malformed one must be a 401, never a 500.
           if (
-            typeof sub !== 'string' || !ACCOUNT_ID.test(sub) || Number(sub) > MAX_ID ||
+            typeof sub !== 'string' || !ACCOUNT_ID.test(sub) || Number(sub) > INT32_MAX ||
             typeof sid !== 'string' || !UUID.test(sid) ||
             typeof jti !== 'string' || !UUID.test(jti) ||
             typeof iat !== 'number' || typeof exp !== 'number' || exp <= iat

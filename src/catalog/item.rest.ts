@@ -13,9 +13,8 @@ export const REST_ITEM_FIELDS = /* GraphQL */ `
 
 /** A path id; anything that cannot be an item id is simply not found (contract §4.2). */
 function itemIdOf(req: RestRequest): { id: number } {
-  const raw = req.params.id;
-  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
-  if (id < 1 || id > INT32_MAX) throw notFound('item');
+  const id = Number(req.params.id);
+  if (!/^[1-9]\d{0,9}$/.test(req.params.id) || id > INT32_MAX) throw notFound('item');
   return { id };
 }
 

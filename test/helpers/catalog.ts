@@ -3,6 +3,7 @@
  * Prisma (SKUs and images one by one, so their ids follow the order given), and the REST / GraphQL
  * shapes the contract (§4, §5) promises for them are computed from what the database holds.
  */
+import { ITEM_INCLUDE } from '../../src/catalog/item.repository.ts';
 import type { TestApp } from './test-app.ts';
 
 export interface CategorySpec {
@@ -49,11 +50,7 @@ export function makeCategory(app: TestApp, spec: CategorySpec = {}) {
 export function loadItem(app: TestApp, id: number) {
   return app.db.prisma.item.findUniqueOrThrow({
     where: { id },
-    include: {
-      category: true,
-      skus: { orderBy: { id: 'asc' } },
-      images: { orderBy: [{ sortOrder: 'asc' }, { id: 'asc' }] },
-    },
+    include: ITEM_INCLUDE,
   });
 }
 
