@@ -23,7 +23,7 @@ async function time(n: number, fn: () => Promise<unknown>): Promise<Stats> {
     samples.push(performance.now() - t);
   }
   samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
   return { n, mean: samples.reduce((s, x) => s + x, 0) / n, p50: at(0.5), p99: at(0.99) };
 }
 

@@ -1,9 +1,10 @@
 /**
  * The benchmark's data set on PostgreSQL: migrated by the service's own migrations, then filled by
  * a few set-based SQL statements (generate_series; deterministic, seconds not minutes). A database
- * that already holds the requested size is reused.
+ * that already holds the requested size is reused; items the `mixed` scenario renamed are put back.
  */
 import pg from 'pg';
+import { hashPassword } from '../src/auth/password.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { applyMigrations, readMigrations } from '../src/db/migrate.ts';
 
@@ -13,15 +14,51 @@ export interface BenchDataset {
   categoryIds: number[];
   /** Words that occur in item names (Latin and CJK), for keyword searches. */
   words: string[];
+  /** 50 keywords that occur in item names: the words, then "<CJK> <latin>" pairs (fewer matches). */
+  hotKeywords: string[];
   reused: boolean;
   fillMs: number;
 }
 
-const LATIN = ['trail', 'boot', 'merino', 'parka', 'tent', 'lamp', 'sock', 'pack', 'stove', 'jacket', 'runner', 'fleece', 'shell', 'glove', 'scarf', 'bottle'];
+const LATIN = [
+  'trail',
+  'boot',
+  'merino',
+  'parka',
+  'tent',
+  'lamp',
+  'sock',
+  'pack',
+  'stove',
+  'jacket',
+  'runner',
+  'fleece',
+  'shell',
+  'glove',
+  'scarf',
+  'bottle',
+];
 const CJK = ['跑鞋', '羽绒服', '帐篷', '头灯', '背包', '袜子', '手套', '水壶', '外套', '登山'];
 export const BENCH_WORDS = [...LATIN, ...CJK];
 
 const sqlArray = (words: string[]) => `ARRAY[${words.map((w) => `'${w}'`).join(',')}]`;
+
+/** Item i's name and timestamps, as filled (the middle of a name is "<CJK> <latin>": see HOT_KEYWORDS). */
+const itemName = (i: string) => `initcap((${sqlArray(LATIN)})[1 + (${i} * 7) % ${LATIN.length}]) || ' '
+             || (${sqlArray(CJK)})[1 + (${i} * 3) % ${CJK.length}] || ' '
+             || (${sqlArray(LATIN)})[1 + (${i} * 11) % ${LATIN.length}] || ' ' || ${i}`;
+const itemTime = (i: string) => `timestamptz '2026-06-01' - (${i} / 2) * interval '1 minute'`;
+
+const HOT_KEYWORDS = [
+  ...BENCH_WORDS,
+  ...Array.from(
+    { length: 50 - BENCH_WORDS.length },
+    (_, k) => `${CJK[((k + 1) * 3) % CJK.length]} ${LATIN[((k + 1) * 11) % LATIN.length]}`,
+  ),
+];
+
+/** Names the `mixed` scenario writes start with this; prepareBenchData puts such items back as filled. */
+export const MIXED_NAME_PREFIX = 'bench-mixed ';
 
 /** Creates the database named in `url` on its server when it does not exist. */
 async function ensureDatabase(url: string): Promise<void> {
@@ -46,15 +83,25 @@ export async function prepareBenchData(url: string, items: number): Promise<Benc
   let reused = true;
   try {
     await applyMigrations(db.sql, await readMigrations());
-    const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM items');
-    const [{ c }] = await db.sql.query<{ c: number }>('SELECT count(*)::int AS c FROM categories');
+    const { n } = (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM items'))[0]!;
+    const { c } = (await db.sql.query<{ c: number }>('SELECT count(*)::int AS c FROM categories'))[0]!;
     if (n !== items || c !== 50) {
       reused = false;
       await fill(db.sql.execInTransaction, items);
       await db.sql.exec('VACUUM ANALYZE');
+    } else {
+      await restoreRenamedItems(url);
     }
     const cats = await db.sql.query<{ id: number }>('SELECT id FROM categories ORDER BY id');
-    return { url, items, categoryIds: cats.map((r) => r.id), words: BENCH_WORDS, reused, fillMs: Math.round(performance.now() - started) };
+    return {
+      url,
+      items,
+      categoryIds: cats.map((r) => r.id),
+      words: BENCH_WORDS,
+      hotKeywords: HOT_KEYWORDS,
+      reused,
+      fillMs: Math.round(performance.now() - started),
+    };
   } finally {
     await db.close();
   }
@@ -63,37 +110,86 @@ export async function prepareBenchData(url: string, items: number): Promise<Benc
 async function fill(run: (sql: string) => Promise<void>, items: number): Promise<void> {
   await run(`
     TRUNCATE customer_sessions, customers, idempotency_records, item_images, skus, items, categories RESTART IDENTITY CASCADE;
+    ${catalogueSql({ departments: 10, shelves: 40, items, tag: 'bench', skuPrefix: 'SKU' })}
+  `);
+}
 
-    -- 10 parents (ids 1..10), 40 children (ids 11..50), four per parent.
+/**
+ * The set-based SQL that fills an empty catalogue (the benchmark's and the soak's): `departments`
+ * top-level categories, `shelves` children spread over them, `items` items on the shelves with 1–3
+ * SKUs (`<skuPrefix>-<item>-<n>`) and 2 images (under `/<tag>/`) each.
+ */
+export function catalogueSql(opts: {
+  departments: number;
+  shelves: number;
+  items: number;
+  tag: string;
+  skuPrefix: string;
+}): string {
+  const { departments: d, shelves, items, tag, skuPrefix } = opts;
+  return `
+    -- ${d} parents (ids 1..${d}), ${shelves} children (ids ${d + 1}..${d + shelves}) spread over them.
     INSERT INTO categories (name, parent_id, sort_order, created_at, updated_at)
     SELECT 'Department ' || g || ' ' || (${sqlArray(CJK)})[1 + (g - 1) % ${CJK.length}], NULL, g % 4,
            timestamptz '2026-01-01', timestamptz '2026-01-01'
-      FROM generate_series(1, 10) g;
+      FROM generate_series(1, ${d}) g;
     INSERT INTO categories (name, parent_id, sort_order, created_at, updated_at)
-    SELECT initcap((${sqlArray(LATIN)})[1 + g % ${LATIN.length}]) || ' ' || g, 1 + (g - 11) % 10, g % 5,
+    SELECT initcap((${sqlArray(LATIN)})[1 + g % ${LATIN.length}]) || ' ' || g, 1 + (g - ${d + 1}) % ${d}, g % 5,
            timestamptz '2026-01-01', timestamptz '2026-01-01'
-      FROM generate_series(11, 50) g;
+      FROM generate_series(${d + 1}, ${d + shelves}) g;
 
     -- Names mix two Latin words and one CJK word; created_at descends with the id, ties included.
     INSERT INTO items (name, category_id, price, stock, created_at, updated_at)
-    SELECT initcap((${sqlArray(LATIN)})[1 + (i * 7) % ${LATIN.length}]) || ' '
-             || (${sqlArray(CJK)})[1 + (i * 3) % ${CJK.length}] || ' '
-             || (${sqlArray(LATIN)})[1 + (i * 11) % ${LATIN.length}] || ' ' || i,
-           11 + (i * 17) % 40,
+    SELECT ${itemName('i')},
+           ${d + 1} + (i * 17) % ${shelves},
            ((i * 7919) % 99999 + 100) / 100.0,
            (i * 31) % 500,
-           timestamptz '2026-06-01' - (i / 2) * interval '1 minute',
-           timestamptz '2026-06-01' - (i / 2) * interval '1 minute'
-      FROM generate_series(1, ${items}) i;
+           ${itemTime('i')},
+           ${itemTime('i')}
+      FROM generate_series(1, ${Math.floor(items)}) i;
 
     INSERT INTO skus (item_id, sku_code, specs, price, stock)
-    SELECT it.id, 'SKU-' || it.id || '-' || s,
+    SELECT it.id, '${skuPrefix}-' || it.id || '-' || s,
            jsonb_build_object('size', (ARRAY['S','M','L'])[s], 'color', (ARRAY['red','blue','黑色'])[1 + it.id % 3]),
            it.price + s - 1, (it.id * s) % 100
       FROM items it CROSS JOIN LATERAL generate_series(1, 1 + it.id % 3) s;
 
     INSERT INTO item_images (item_id, url, sort_order)
-    SELECT it.id, 'https://cdn.example.com/bench/' || it.id || '-' || n || '.jpg', n
-      FROM items it CROSS JOIN generate_series(0, 1) n;
-  `);
+    SELECT it.id, 'https://cdn.example.com/${tag}/' || it.id || '-' || n || '.jpg', n
+      FROM items it CROSS JOIN generate_series(0, 1) n;`;
+}
+
+/** Items the `mixed` scenario renamed (a run that stopped before putting them back): name and updated_at as filled. */
+export async function restoreRenamedItems(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query(
+      `UPDATE items SET name = ${itemName('id')}, updated_at = ${itemTime('id')} WHERE name LIKE $1`,
+      [`${MIXED_NAME_PREFIX}%`],
+    );
+    return rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The customer the `login` scenario logs in as (bench/requests.ts). */
+export const BENCH_CUSTOMER = { username: 'bench@example.com', password: 'bench-password-1234' };
+
+/** Creates BENCH_CUSTOMER, or sets its password again and enables it. */
+export async function ensureBenchCustomer(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const hash = await hashPassword(BENCH_CUSTOMER.password);
+    await client.query(
+      `INSERT INTO customers (username, password_hash, nickname, created_at, updated_at)
+       VALUES ($1, $2, 'Bench', now(), now())
+       ON CONFLICT (username) DO UPDATE SET password_hash = EXCLUDED.password_hash, disabled = false`,
+      [BENCH_CUSTOMER.username, hash],
+    );
+  } finally {
+    await client.end();
+  }
 }

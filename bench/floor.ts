@@ -1,5 +1,5 @@
 /**
- * The floor: the four public read routes answered by bare node:http + pg with one hand-written SQL
+ * The floor: the public read routes (the list with every filter and order) answered by bare node:http + pg with one hand-written SQL
  * statement each, returning the same JSON bodies as the service. It marks what Node and PostgreSQL
  * can do on this machine; the benchmark reports the service as a fraction of it.
  *
@@ -10,7 +10,7 @@ import pg from 'pg';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const ITEM_JSON = (i: string) => `json_build_object(
-  'id', ${i}.id, 'name', ${i}.name, 'category_id', ${i}.category_id,
+  'id', ${i}.id, 'name', ${i}.name, 'description', ${i}.description, 'category_id', ${i}.category_id,
   'category', json_build_object('id', c.id, 'name', c.name),
   'price', ${i}.price::float8, 'stock', ${i}.stock,
   'skus', COALESCE((SELECT json_agg(json_build_object('id', s.id, 'sku_code', s.sku_code, 'specs', s.specs,
@@ -20,11 +20,30 @@ const ITEM_JSON = (i: string) => `json_build_object(
   'created_at', to_char(${i}.created_at AT TIME ZONE 'UTC', ${ISO}),
   'updated_at', to_char(${i}.updated_at AT TIME ZONE 'UTC', ${ISO}))`;
 
+const ORDER_BY: Record<string, string> = {
+  newest: 'i.created_at DESC, i.id DESC',
+  price_asc: 'i.price, i.id DESC',
+  price_desc: 'i.price DESC, i.id DESC',
+  name_asc: 'i.name, i.id DESC',
+};
+
+interface ListFilter {
+  category: number | null;
+  pattern: string | null;
+  minPrice: string | null;
+  maxPrice: string | null;
+  inStock: boolean;
+}
+
 // One statement per page: the filters present are spliced in, so each combination is planned for
 // its own index (as any careful hand-written query would be). $1 limit, $2 offset, then the filters.
-function listSql(category: number | null, pattern: string | null): { text: string; params: unknown[] } {
+function listSql(
+  { category, pattern, minPrice, maxPrice, inStock }: ListFilter,
+  sort: string,
+): { text: string; params: unknown[] } {
   const params: unknown[] = [];
   const where: string[] = [];
+  const order = ORDER_BY[sort]!;
   let tree = '';
   if (category !== null) {
     params.push(category);
@@ -36,13 +55,22 @@ function listSql(category: number | null, pattern: string | null): { text: strin
     params.push(pattern);
     where.push(`i.name ILIKE $${params.length + 2}`);
   }
+  if (minPrice !== null) {
+    params.push(minPrice);
+    where.push(`i.price >= $${params.length + 2}::numeric`);
+  }
+  if (maxPrice !== null) {
+    params.push(maxPrice);
+    where.push(`i.price <= $${params.length + 2}::numeric`);
+  }
+  if (inStock) where.push('i.stock > 0');
   const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
   return {
     params,
     text: `${tree}
       SELECT (SELECT count(*) FROM items i ${w})::int AS total,
-             (SELECT COALESCE(json_agg(${ITEM_JSON('i')} ORDER BY i.created_at DESC, i.id DESC), '[]')::text
-                FROM (SELECT i.id FROM items i ${w} ORDER BY i.created_at DESC, i.id DESC LIMIT $1 OFFSET $2) p
+             (SELECT COALESCE(json_agg(${ITEM_JSON('i')} ORDER BY ${order}), '[]')::text
+                FROM (SELECT i.id FROM items i ${w} ORDER BY ${order} LIMIT $1 OFFSET $2) p
                 JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id) AS items`,
   };
 }
@@ -59,6 +87,13 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
 
 const problem = (status: number, code: string) =>
   JSON.stringify({ type: 'about:blank', title: code, status, code, detail: code });
+
+/** A money parameter as canonical text (up to 8 + 2 digits), null when absent, undefined when invalid. */
+function moneyParam(v: string | null): string | null | undefined {
+  if (v === null) return null;
+  const m = /^(\d{1,8})(?:\.(\d{1,2}))?$/.exec(v);
+  return m ? `${Number(m[1])}.${(m[2] ?? '').padEnd(2, '0')}` : undefined;
+}
 
 function intParam(v: string | null, def: number, min: number, max: number): number | undefined {
   if (v === null) return def;
@@ -79,14 +114,32 @@ export function startFloor(url: string, port: number, poolSize = 10) {
         const limit = intParam(q.get('limit'), 20, 1, 100);
         const category = q.has('category_id') ? intParam(q.get('category_id'), 0, 1, 2_147_483_647) : null;
         const keyword = (q.get('keyword') ?? '').trim();
-        if (page === undefined || limit === undefined || category === undefined || keyword.length > 100) {
+        const sort = q.get('sort') ?? 'newest';
+        const minPrice = moneyParam(q.get('min_price'));
+        const maxPrice = moneyParam(q.get('max_price'));
+        const inStock = q.get('in_stock');
+        if (
+          page === undefined ||
+          limit === undefined ||
+          category === undefined ||
+          keyword.length > 100 ||
+          !Object.hasOwn(ORDER_BY, sort) ||
+          minPrice === undefined ||
+          maxPrice === undefined ||
+          (minPrice !== null && maxPrice !== null && Number(minPrice) > Number(maxPrice)) ||
+          (inStock !== null && inStock !== 'true' && inStock !== 'false')
+        ) {
           return send(res, 400, problem(400, 'VALIDATION_FAILED'));
         }
         const pattern = keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-        const list = listSql(category, pattern);
+        const list = listSql({ category, pattern, minPrice, maxPrice, inStock: inStock === 'true' }, sort);
         const { rows } = await pool.query(list.text, [limit, (page - 1) * limit, ...list.params]);
         const { total, items } = rows[0];
-        return send(res, 200, `{"items":${items},"page":${page},"limit":${limit},"total":${total},"total_pages":${Math.ceil(total / limit)}}`);
+        return send(
+          res,
+          200,
+          `{"items":${items},"page":${page},"limit":${limit},"total":${total},"total_pages":${Math.ceil(total / limit)}}`,
+        );
       }
       const m = u.pathname.match(/^\/api\/v1\/items\/(\d{1,9})$/);
       if (m) {

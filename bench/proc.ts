@@ -17,7 +17,9 @@ function stat(pid: number): { ppid: number; cpuTicks: number; comm: string } | u
 }
 
 function allPids(): number[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number);
 }
 
 /** `root` and all its descendants. */

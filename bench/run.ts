@@ -1,343 +1,166 @@
 /**
  * `npm run bench [-- --quick]`: measures the service against the hand-written floor (bench/floor.ts)
- * on the same PostgreSQL data, one after the other in one run, and prints a markdown table; the
- * figures go to bench/results/latest.json. See README "Performance".
+ * on the same PostgreSQL data and the same request sequences, one server after the other, prints a
+ * markdown table and writes bench/results/latest.json. See README "Performance".
+ *
+ * 1. Cache off (CATALOG_CACHE_MB=0), WORKERS=1: list, list_default, list_sorted, detail, search, categories
+ *    against the floor; graphql_items and login on the service alone.
+ * 2. Cache on (the default), WORKERS=1: detail_hot, list_hot, search_hot, categories against the
+ *    same uncached floor (`--quick`: detail_hot and categories only).
+ * 3. mixed: two cached instances under detail_hot while an admin writes (bench/mixed.ts).
+ * 4. workers: detail, cache off, at WORKERS=1 and WORKERS=2.
+ * Then the start-up time on the embedded database.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import autocannon from 'autocannon';
-import pg from 'pg';
-import { hashPassword } from '../src/auth/password.ts';
-import { prepareBenchData, type BenchDataset } from './data.ts';
-import { cpuMeter, postgresPids, processTree, rssMb } from './proc.ts';
+import { join } from 'node:path';
+import { ensureBenchCustomer, prepareBenchData } from './data.ts';
+import { CONNECTIONS, LOGIN_CONNECTIONS, measure, type Timing } from './load.ts';
+import { mixedScenario } from './mixed.ts';
+import { type BenchResult, describeMachine, notes, ratio, type Scenario, table, writeResult } from './report.ts';
+import { itemsByHeat, type Requests, scenarioRequests } from './requests.ts';
+import {
+  assertSameBodies,
+  type Server,
+  type ServiceOptions,
+  startBenchService,
+  startFloor,
+  startupTimes,
+} from './servers.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
 const settings = quick
   ? { items: 10_000, warmup: 1, duration: 3, db: 'shop_bench_quick' }
   : { items: 100_000, warmup: 3, duration: 10, db: 'shop_bench' };
-const CONNECTIONS = 64;
-const LOGIN_CONNECTIONS = 8;
-const BENCH_USER = { username: 'bench@example.com', password: 'bench-password-1234' };
+/** Cache on. Quick mode (the test suite's) leaves out the two slowest, whose code path detail_hot covers. */
+const HOT = quick
+  ? (['detail_hot', 'categories'] as const)
+  : (['detail_hot', 'list_hot', 'search_hot', 'categories'] as const);
+const timing: Timing = { warmup: settings.warmup, duration: settings.duration };
+const benchUrl = process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/${settings.db}`;
 
-const benchUrl =
-  process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/${settings.db}`;
+const began = performance.now();
+const log = (msg: string) => console.error(`bench: [${Math.round((performance.now() - began) / 1000)} s] ${msg}`);
 
-interface Figures {
-  rps: number;
-  p50_ms: number;
-  p99_ms: number;
-  errors: number;
-  non_2xx: number;
-  cpu_us_per_req: number;
-  pg_cpu_us_per_req: number;
-  rss_peak_mb: number;
-}
-interface Scenario {
-  name: string;
-  service: Figures;
-  floor: Figures | null;
-  ratio: number | null;
-}
-
-// ---------- processes ----------
-
-interface Server {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
-/** The command `npm start` runs, so the benchmark starts the service exactly as a user does. */
-/** `npm start` as a user runs it: its prestart step (the bundle), then the start command itself. */
-function startCommand(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string; prestart?: string } };
-  const [cmd, ...args] = pkg.scripts.start.split(/\s+/);
-  if (cmd !== 'node') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
-  if (pkg.scripts.prestart) {
-    const r = spawnSync(pkg.scripts.prestart, { cwd: ROOT, shell: true, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error(`prestart failed: ${pkg.scripts.prestart}`);
-  }
-  return args;
-}
-
-async function waitReady(url: string, child: ChildProcess, out: () => string, timeoutMs = 60_000): Promise<number> {
-  const started = performance.now();
-  while (performance.now() - started < timeoutMs) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out()}`);
-    try {
-      const res = await fetch(`${url}/readyz`);
-      if (res.status === 200) return performance.now() - started;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`server not ready within ${timeoutMs} ms:\n${out()}`);
-}
-
-async function spawnServer(name: string, args: string[], env: Record<string, string>, port: number): Promise<Server & { readyMs: number }> {
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const readyMs = await waitReady(url, child, () => out);
-  return { name, url, child, output: () => out, readyMs };
-}
-
-async function stopServer(s: Server): Promise<void> {
-  if (s.child.exitCode !== null) return;
-  s.child.kill('SIGTERM');
-  await once(s.child, 'exit');
-}
-
-/** A port that was free a moment ago (the bench must not collide with other servers or test runs). */
-async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address() as { port: number };
-  srv.close();
-  await once(srv, 'close');
-  return port;
-}
-
-// ---------- load ----------
-
-type RequestSpec = { method?: string; path: string; body?: string; headers?: Record<string, string> };
-
-async function load(url: string, next: () => RequestSpec, seconds: number, connections: number) {
-  return autocannon({
-    url,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        setupRequest: (req: autocannon.Request) => {
-          const spec = next();
-          return { ...req, method: (spec.method ?? 'GET') as autocannon.Request['method'], path: spec.path, body: spec.body, headers: { ...(spec.headers ?? {}) } };
-        },
-      },
-    ],
-  });
-}
-
-async function measure(server: Server, next: () => RequestSpec, connections = CONNECTIONS): Promise<Figures> {
-  await load(server.url, next, settings.warmup, connections);
-  const tree = processTree(server.child.pid!);
-  const serverCpu = cpuMeter(() => tree);
-  const pgCpu = cpuMeter(postgresPids);
-  let peak = rssMb(tree);
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssMb(tree));
-    serverCpu.sample();
-    pgCpu.sample();
-  }, 100);
-  const result = await load(server.url, next, settings.duration, connections);
-  clearInterval(sampler);
-  peak = Math.max(peak, rssMb(tree));
-  const requests = Math.max(1, result.requests.total);
-  return {
-    rps: Math.round(result.requests.average),
-    p50_ms: result.latency.p50,
-    p99_ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non_2xx: result.non2xx,
-    cpu_us_per_req: Math.round(serverCpu.micros() / requests),
-    pg_cpu_us_per_req: Math.round(pgCpu.micros() / requests),
-    rss_peak_mb: Math.round(peak),
-  };
-}
-
-// ---------- request generators (deterministic) ----------
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-function generators(data: BenchDataset) {
-  const r = rng(42);
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
-  const maxPage = (perCategory: number) => Math.max(1, Math.floor(perCategory / 20));
-  const perCategory = data.items / 40;
-  return {
-    list: (): RequestSpec => ({
-      path: `/api/v1/items?category_id=${pick(data.categoryIds)}&page=${1 + Math.floor(r() * maxPage(perCategory))}`,
-    }),
-    list_default: (): RequestSpec => ({ path: '/api/v1/items' }),
-    detail: (): RequestSpec => ({ path: `/api/v1/items/${1 + Math.floor(r() * data.items)}` }),
-    search: (): RequestSpec => ({ path: `/api/v1/items?keyword=${encodeURIComponent(pick(data.words))}` }),
-    categories: (): RequestSpec => ({ path: '/api/v1/categories' }),
-    graphql_items: (): RequestSpec => ({
-      method: 'POST',
-      path: '/graphql',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        query:
-          'query($page:Int,$categoryId:Int){items(page:$page,categoryId:$categoryId){total totalPages page limit items{id name categoryId category{id name} price stock skus{id skuCode specs price stock} images{id url sortOrder} createdAt updatedAt}}}',
-        variables: { categoryId: pick(data.categoryIds), page: 1 + Math.floor(r() * maxPage(perCategory)) },
-      }),
-    }),
-    login: (): RequestSpec => ({
-      method: 'POST',
-      path: '/api/v1/auth/login',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(BENCH_USER),
-    }),
-  };
-}
-
-// ---------- main ----------
-
-async function ensureBenchCustomer(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+async function withService<T>(name: string, opts: ServiceOptions, fn: (s: Server) => Promise<T>): Promise<T> {
+  const service = await startBenchService(name, benchUrl, opts);
   try {
-    const hash = await hashPassword(BENCH_USER.password);
-    await client.query(
-      `INSERT INTO customers (username, password_hash, nickname, created_at, updated_at)
-       VALUES ($1, $2, 'Bench', now(), now())
-       ON CONFLICT (username) DO UPDATE SET password_hash = EXCLUDED.password_hash, disabled = false`,
-      [BENCH_USER.username, hash],
-    );
+    return await fn(service);
   } finally {
-    await client.end();
+    await service.stop();
   }
 }
 
-/** Fails loudly when the floor and the service disagree on a body: the comparison would be meaningless. */
-async function assertSameBodies(service: Server, floor: Server, paths: string[]): Promise<void> {
-  for (const path of paths) {
-    const [a, b] = await Promise.all([fetch(service.url + path), fetch(floor.url + path)]);
-    const [ja, jb] = [await a.json(), await b.json()];
-    if (a.status !== b.status || JSON.stringify(ja) !== JSON.stringify(jb)) {
-      throw new Error(`floor and service differ on ${path}:\nservice ${a.status} ${JSON.stringify(ja).slice(0, 400)}\nfloor   ${b.status} ${JSON.stringify(jb).slice(0, 400)}`);
-    }
-  }
-}
-
-async function startupTimes(): Promise<{ empty_ms: number; existing_ms: number }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'shop-bench-startup-'));
-  try {
-    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-    const first = await spawnServer('startup-empty', startCommand(), env, await freePort());
-    await stopServer(first);
-    const second = await spawnServer('startup-existing', startCommand(), env, await freePort());
-    await stopServer(second);
-    return { empty_ms: Math.round(first.readyMs), existing_ms: Math.round(second.readyMs) };
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-const fmt = (n: number | null | undefined, digits = 0) => (n === null || n === undefined ? '–' : n.toFixed(digits));
-
-function table(scenarios: Scenario[]): string {
-  const lines = [
-    '| scenario | server | req/s | p50 ms | p99 ms | errors | non-2xx | CPU µs/req | PG CPU µs/req | peak RSS MB | service ÷ floor |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ];
-  for (const s of scenarios) {
-    for (const [who, f] of [['service', s.service], ['floor', s.floor]] as const) {
-      if (!f) continue;
-      lines.push(
-        `| ${s.name} | ${who} | ${f.rps} | ${fmt(f.p50_ms, 1)} | ${fmt(f.p99_ms, 1)} | ${f.errors} | ${f.non_2xx} | ${f.cpu_us_per_req} | ${f.pg_cpu_us_per_req} | ${f.rss_peak_mb} | ${who === 'service' ? fmt(s.ratio, 2) : ''} |`,
-      );
-    }
-  }
-  return lines.join('\n');
+/** The service, then the floor, on the same request sequence. */
+async function versusFloor(
+  name: string,
+  cache: 'on' | 'off',
+  service: Server,
+  floor: Server,
+  requests: Requests,
+): Promise<Scenario> {
+  log(`${name} (cache ${cache})`);
+  const s = (await measure([service], requests, timing)).figures;
+  const f = (await measure([floor], requests, timing)).figures;
+  return { name, cache, service: s, floor: f, ratio: ratio(s.rps, f.rps) };
 }
 
 async function main(): Promise<void> {
   const startedAt = new Date();
-  console.error(`bench: ${quick ? 'quick' : 'full'} mode, ${settings.items} items, ${settings.warmup}s warm-up + ${settings.duration}s per scenario`);
-  const data = await prepareBenchData(benchUrl, settings.items);
-  console.error(`bench: data ${data.reused ? 'reused' : `filled in ${data.fillMs} ms`} (${benchUrl.replace(/\/\/[^@]*@/, '//')})`);
-  await ensureBenchCustomer(benchUrl);
-
-  const service = await spawnServer(
-    'service',
-    startCommand(),
-    {
-      NODE_ENV: 'production',
-      DATABASE_URL: benchUrl,
-      LOG_LEVEL: 'warn',
-      CUSTOMER_JWT_SECRET: 'bench-customer-secret-0123456789abcdefghij',
-      ADMIN_JWT_SECRET: 'bench-admin-secret-0123456789abcdefghijklmn',
-      // The benchmark logs in thousands of times from one IP; the per-IP limit would turn that into 429s.
-      LOGIN_IP_PER_MINUTE: '1000000',
-      LOGIN_MAX_CONCURRENT_HASHES: '2',
-    },
-    await freePort(),
+  log(
+    `${quick ? 'quick' : 'full'} mode, ${settings.items} items, ${settings.warmup}s warm-up + ${settings.duration}s per measurement`,
   );
-  const floor = await spawnServer('floor', ['--import', 'tsx', 'bench/floor.ts'], { BENCH_DATABASE_URL: benchUrl }, await freePort());
-  const gen = generators(data);
+  const data = await prepareBenchData(benchUrl, settings.items);
+  log(`data ${data.reused ? 'reused' : `filled in ${data.fillMs} ms`} (${benchUrl.replace(/\/\/[^@]*@/, '//')})`);
+  await ensureBenchCustomer(benchUrl);
+  const requests = scenarioRequests(data);
+  const heat = itemsByHeat(data);
+  const samples = [
+    '/api/v1/items',
+    `/api/v1/items?category_id=${data.categoryIds[0]}&page=2`,
+    `/api/v1/items?category_id=${data.categoryIds.at(-1)}&page=50`,
+    `/api/v1/items?keyword=${encodeURIComponent(data.words.at(-1)!)}`,
+    `/api/v1/items?keyword=${encodeURIComponent(data.hotKeywords.at(-1)!)}`,
+    '/api/v1/items?sort=price_desc&min_price=100&max_price=150.5&in_stock=true&page=3',
+    '/api/v1/items?sort=name_asc&max_price=20',
+    '/api/v1/items/7',
+    `/api/v1/items/${heat[0]}`,
+    '/api/v1/categories',
+  ];
   const scenarios: Scenario[] = [];
+
+  const floor = await startFloor(benchUrl);
   try {
-    await assertSameBodies(service, floor, [
-      '/api/v1/items',
-      `/api/v1/items?category_id=${data.categoryIds[0]}&page=2`,
-      `/api/v1/items?keyword=${encodeURIComponent(data.words.at(-1)!)}`,
-      '/api/v1/items/7',
-      '/api/v1/categories',
-    ]);
-    for (const name of ['list', 'list_default', 'detail', 'search', 'categories'] as const) {
-      console.error(`bench: ${name}`);
-      const s = await measure(service, gen[name]);
-      const f = await measure(floor, gen[name]);
-      scenarios.push({ name, service: s, floor: f, ratio: Math.round((s.rps / Math.max(1, f.rps)) * 100) / 100 });
-    }
-    console.error('bench: graphql_items');
-    scenarios.push({ name: 'graphql_items', service: await measure(service, gen.graphql_items), floor: null, ratio: null });
-    console.error('bench: login');
-    scenarios.push({ name: 'login', service: await measure(service, gen.login, LOGIN_CONNECTIONS), floor: null, ratio: null });
+    await withService('service (cache off)', { cache: 'off', workers: 1 }, async (service) => {
+      await assertSameBodies(service, floor, samples);
+      for (const name of ['list', 'list_default', 'list_sorted', 'detail', 'search', 'categories'] as const) {
+        scenarios.push(await versusFloor(name, 'off', service, floor, requests[name]));
+      }
+      log('graphql_items (cache off)');
+      scenarios.push({
+        name: 'graphql_items',
+        cache: 'off',
+        service: (await measure([service], requests.graphql_items, timing)).figures,
+        floor: null,
+        ratio: null,
+      });
+      log('login');
+      const login = await measure([service], requests.login, timing, { connections: LOGIN_CONNECTIONS });
+      scenarios.push({ name: 'login', cache: 'off', service: login.figures, floor: null, ratio: null });
+    });
+    await withService('service (cache on)', { cache: 'on', workers: 1 }, async (service) => {
+      // Twice: the second answers may come from the cache.
+      for (let i = 0; i < 2; i++) await assertSameBodies(service, floor, samples);
+      for (const name of HOT) {
+        scenarios.push(await versusFloor(name, 'on', service, floor, requests[name]));
+      }
+    });
   } finally {
-    await stopServer(service);
-    await stopServer(floor);
+    await floor.stop();
   }
-  console.error('bench: start-up on the embedded database');
+
+  log('mixed (cache on, two instances, an admin writing every 50 ms)');
+  scenarios.push(await mixedScenario(benchUrl, requests.detail_hot, heat, timing));
+
+  log('workers (detail, cache off, WORKERS=1 then 2)');
+  const one = await withService(
+    'service (1 worker)',
+    { cache: 'off', workers: 1 },
+    async (s) => (await measure([s], requests.detail, timing)).figures,
+  );
+  const two = await withService(
+    'service (2 workers)',
+    { cache: 'off', workers: 2 },
+    async (s) => (await measure([s], requests.detail, timing)).figures,
+  );
+  scenarios.push({
+    name: 'workers',
+    cache: 'off',
+    service: two,
+    floor: null,
+    ratio: null,
+    by_workers: { '1': one, '2': two },
+    workers_ratio: ratio(two.rps, one.rps),
+  });
+
+  log('start-up on the embedded database');
   const startup = await startupTimes();
 
-  const [pgVersion] = await (async () => {
-    const c = new pg.Client({ connectionString: benchUrl });
-    await c.connect();
-    const { rows } = await c.query('SHOW server_version');
-    await c.end();
-    return [rows[0].server_version as string];
-  })();
-  const machine = {
+  const machine = await describeMachine(benchUrl, {
     date: startedAt.toISOString(),
     mode: quick ? 'quick' : 'full',
     items: settings.items,
-    cpu: cpus()[0]?.model ?? 'unknown',
-    cores: cpus().length,
-    memory_gb: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-    postgres: pgVersion,
     connections: CONNECTIONS,
     warmup_s: settings.warmup,
     duration_s: settings.duration,
-  };
-  const result = { machine, scenarios, startup };
+  });
+  const result: BenchResult = { machine, scenarios, startup };
   // Quick runs (the test suite's) keep their own file, so they never overwrite a full run's figures.
-  const outFile = process.env.BENCH_RESULTS_FILE ?? join(ROOT, `bench/results/${quick ? 'latest-quick' : 'latest'}.json`);
-  mkdirSync(dirname(outFile), { recursive: true });
-  writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`\n${table(scenarios)}\n\nStart-up to /readyz 200 on the embedded database: empty ${startup.empty_ms} ms, existing data ${startup.existing_ms} ms.`);
-  console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GiB, Node ${machine.node}, PostgreSQL ${machine.postgres}; ${machine.date}.`);
+  writeResult(
+    process.env.BENCH_RESULTS_FILE ?? join(ROOT, `bench/results/${quick ? 'latest-quick' : 'latest'}.json`),
+    result,
+  );
+  console.log(`\n${table(scenarios)}\n\n${notes(result)}`);
+  log('done');
 }
 
 main().catch((err) => {

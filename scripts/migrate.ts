@@ -2,16 +2,16 @@
  * `npm run db:migrate`: applies pending migrations to the configured database (DATABASE_URL, or the
  * embedded one in DATA_DIR) and exits; the same runner the service uses at start.
  */
-import { loadConfig } from '../src/config/config.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { applyMigrations, readMigrations } from '../src/db/migrate.ts';
-import { databaseTarget } from '../src/db/prepare.ts';
+import { ConfigError, loadConfig } from '../src/config/config.ts';
+import { DataDirLockedError } from '../src/db/data-dir-lock.ts';
+import { MigrationError } from '../src/db/migrate.ts';
+import { migrate } from '../src/runtime.ts';
 
-const config = loadConfig();
-const db = await openDatabase(databaseTarget(config));
 try {
-  const applied = await applyMigrations(db.sql, await readMigrations());
+  const applied = await migrate(loadConfig());
   console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
-} finally {
-  await db.close();
+} catch (err) {
+  if (!(err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof MigrationError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
 }

@@ -1,73 +1,123 @@
 /**
  * Builds the Express application: probes, the GraphQL endpoint, the REST adapters and the shared
- * error layer. It does not listen (src/server.ts does), so tests run it on port 0.
+ * error layer. It does not listen (src/process/serve.ts does), so tests run it on port 0.
  */
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { Config } from './config/config.ts';
-import type { Database } from './db/database.ts';
 import { AppError } from './errors/app-error.ts';
 import { toAppError } from './errors/to-app-error.ts';
-import { createGraphQLServer } from './graphql/yoga.ts';
+import { createGraphiQL, wantsGraphiQL } from './graphql/graphiql.ts';
+import { createGraphQLServer, GRAPHQL_ENDPOINT } from './graphql/yoga.ts';
+import { accessLog } from './http/access-log.ts';
+import { compressLargeAnswers } from './http/compression.ts';
+import { createCors } from './http/cors.ts';
 import { docsRoutes } from './http/docs.ts';
+import { faviconRoutes } from './http/favicon.ts';
 import { healthRoutes } from './http/health.ts';
-import { buildOpenApiDocument } from './http/openapi.ts';
 import { jsonBody } from './http/json-body.ts';
+import { buildOpenApiDocument } from './http/openapi.ts';
 import { sendProblem } from './http/problem.ts';
-import { contextOf, requestContextMiddleware } from './http/request-context.ts';
-import { compileRoutes, runRoute, type RestRoute } from './http/rest-route.ts';
+import { contextOf, requestContextMiddleware } from './http/request-scope.ts';
+import { compileRoutes, type RestRoute, runRoute } from './http/rest-route.ts';
+import { htmlPagePolicy, securityHeaders } from './http/security-headers.ts';
+import { undecodablePathAsLiteral } from './http/undecodable-path.ts';
 import type { Logger } from './logger.ts';
-import type { Services } from './services.ts';
+import { metricsRoute } from './observability/metrics-endpoint.ts';
+import type { Runtime } from './runtime.ts';
 
 export interface AppDeps {
-  config: Config;
-  db: Database;
-  log: Logger;
-  services: Services;
+  runtime: Runtime;
   schema: GraphQLSchema;
   routes: RestRoute[];
   /** True once SIGTERM arrived: `/readyz` turns 503 so load balancers drain us. */
   isShuttingDown?: () => boolean;
+  /** The Prometheus text for `/metrics`; default this process's registry (a worker asks its primary). */
+  metricsText?: () => Promise<string>;
 }
 
 export function buildApp(deps: AppDeps): express.Express {
-  const { config, db, log, services, schema } = deps;
+  const { config, db, log, services } = deps.runtime;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestContextMiddleware(log));
+  app.use(accessLog(deps.runtime.metrics, GRAPHQL_ENDPOINT));
+  // Answers over 1 KiB go out as br or gzip when accepted; precompressed ones (catalogue answers)
+  // already carry Content-Encoding and pass untouched.
+  app.use(compressLargeAnswers);
+  app.use(undecodablePathAsLiteral);
+  app.use(requireHost);
+  app.use(securityHeaders);
+  const cors = createCors(config.corsOrigins);
+  app.use(cors.headers);
+
+  /** Rounds off a path: `OPTIONS` (CORS preflight, `Allow`) and 405 with `Allow` for other methods. */
+  const finishPath = (path: string, methods: string[]) => {
+    const allowed = methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+    app.route(path).options(cors.options(allowed)).all(methodNotAllowed(allowed));
+  };
+
   app.use(healthRoutes(db, deps.isShuttingDown ?? (() => false)));
-
-  const contextFor = (req: Request, res: Response) => contextOf(req, res, db, services);
-  const yoga = createGraphQLServer({ schema, graphiql: config.graphiql, log, contextFor });
-  const graphql = (req: Request, res: Response) => yoga.handle(req, res, { req, res });
-  app
-    .route(yoga.graphqlEndpoint)
-    .get(graphql)
-    .post(jsonBody, graphql)
-    .all(methodNotAllowed(['GET', 'HEAD', 'POST']));
-
-  const routes = compileRoutes(schema, deps.routes);
-  app.use(docsRoutes(buildOpenApiDocument(schema, routes)));
-
-  // Group rows by path so a known path with another method answers 405 with `Allow`.
-  const byPath = new Map<string, typeof routes>();
-  for (const route of routes) {
-    byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  finishPath('/healthz', ['GET']);
+  finishPath('/readyz', ['GET']);
+  app.use(faviconRoutes());
+  finishPath('/favicon.ico', ['GET']);
+  if (config.metrics.onMainPort) {
+    app.get('/metrics', metricsRoute(deps.metricsText ?? (() => deps.runtime.metrics.registry.metrics())));
+    finishPath('/metrics', ['GET']);
   }
-  for (const [path, routes] of byPath) {
+
+  // One pipeline for both protocols: Yoga serves /graphql, and the REST routes execute through its
+  // enveloped pipeline with the same per-request context.
+  const yoga = createGraphQLServer({
+    schema: deps.schema,
+    introspection: config.introspection,
+    hideFieldSuggestions: config.production,
+    log,
+    metrics: deps.runtime.metrics,
+    contextFor: (req, res) => contextOf(req, res, db, services),
+  });
+  const graphql = (req: Request, res: Response) => yoga.handle(req, res, { req, res });
+  const graphiql = config.graphiql
+    ? createGraphiQL({ endpoint: yoga.graphqlEndpoint, title: 'Shop API — GraphiQL' })
+    : undefined;
+  const page: RequestHandler = (req, res, next) => {
+    if (!graphiql || !wantsGraphiQL(req.get('accept'), req.query)) return next();
+    htmlPagePolicy(req, res, () => graphiql.sendPage(res));
+  };
+  // Answers that may carry a token or personal data are never stored by a cache (§7.5).
+  const noStore: RequestHandler = (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  };
+  app.route(yoga.graphqlEndpoint).get(page, noStore, graphql).post(noStore, jsonBody, graphql);
+  finishPath(yoga.graphqlEndpoint, ['GET', 'POST']);
+  if (graphiql) app.use(graphiql.routes);
+
+  const routes = compileRoutes(yoga, deps.routes);
+  app.use(docsRoutes(buildOpenApiDocument(yoga.getEnveloped({} as never).schema, routes), htmlPagePolicy));
+  finishPath('/openapi.json', ['GET']);
+  finishPath('/docs', ['GET']);
+
+  // Grouped by path so a known path with another method answers 405 with `Allow`.
+  const byPath = new Map<string, typeof routes>();
+  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  for (const [path, pathRoutes] of byPath) {
     const chain = app.route(path);
-    for (const route of routes) {
-      chain[route.method.toLowerCase() as 'get' | 'post'](jsonBody, async (req, res) => {
-        await runRoute(route, schema, contextFor(req, res), req, res);
-      });
+    for (const route of pathRoutes) {
+      chain[route.method.toLowerCase() as Lowercase<typeof route.method>](jsonBody, (req, res) =>
+        runRoute(route, yoga, req, res, services.catalogCache),
+      );
     }
-    const allowed = routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]));
-    chain.all(methodNotAllowed(allowed));
+    finishPath(
+      path,
+      pathRoutes.map((r) => r.method),
+    );
   }
 
   app.use((req, _res, next) => next(new AppError('NOT_FOUND', `No route ${req.method} ${req.path}.`)));
+  // Errors of the HTTP layer itself (GraphQL's are masked and logged in the pipeline, graphql/yoga.ts).
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const { error, unexpected } = toAppError(err);
     if (unexpected) ((res.locals.log as Logger | undefined) ?? log).error({ err }, 'request failed');
@@ -75,6 +125,14 @@ export function buildApp(deps: AppDeps): express.Express {
     sendProblem(res, error);
   });
   return app;
+}
+
+/** HTTP/1.1 requires `Host` (RFC 9112 §3.2); Node lets it through so the answer can be problem+json. */
+function requireHost(req: Request, _res: Response, next: NextFunction) {
+  if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
+    return next(new AppError('MALFORMED_REQUEST', 'An HTTP/1.1 request needs a Host header.'));
+  }
+  next();
 }
 
 function methodNotAllowed(allowed: string[]) {

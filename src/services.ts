@@ -3,17 +3,18 @@
  * handed to every request through the context. Domain services are functions taking the context first.
  */
 import type { Redis } from 'ioredis';
-import { createConcurrencyLimit, type ConcurrencyLimit } from './auth/concurrency-limit.ts';
+import { type ConcurrencyLimit, createConcurrencyLimit } from './auth/concurrency-limit.ts';
 import { createLoginLimiter, type LoginLimiter } from './auth/login-limiter.ts';
 import { dummyHash } from './auth/password.ts';
-import type { TokenSystems } from './auth/request-auth.ts';
-import { createTokenSystem } from './auth/token-system.ts';
+import { createTokenSystem, type TokenSystems } from './auth/token-system.ts';
 import { createWxClient, type WxClient } from './auth/wx-client.ts';
+import { CATALOG_CHANNEL, CatalogCache } from './catalog/catalog-cache.ts';
 import type { Config } from './config/config.ts';
 import { resolveJwtSecrets } from './config/dev-secrets.ts';
 import type { Database } from './db/database.ts';
 import { openRedis } from './db/redis.ts';
 import type { Logger } from './logger.ts';
+import type { Metrics } from './observability/metrics.ts';
 
 /** Logins that may wait for a hashing slot, per slot; beyond that a burst is refused with 429. */
 const QUEUED_LOGINS_PER_HASH_SLOT = 32;
@@ -27,11 +28,15 @@ export interface Services {
   readonly passwordHashing: ConcurrencyLimit;
   /** The WeChat client, or undefined when WX_APPID / WX_SECRET are not configured. */
   readonly wx: WxClient | undefined;
+  /** Public catalogue answers and list totals, emptied by every catalogue change (contract §7.6). */
+  readonly catalogCache: CatalogCache;
+  /** This process's Prometheus metrics (observability/metrics.ts). */
+  readonly metrics: Metrics;
   /** Releases what the services hold (connections, timers). */
   close(): Promise<void>;
 }
 
-export async function buildServices(config: Config, _db: Database, log: Logger): Promise<Services> {
+export async function buildServices(config: Config, log: Logger, db: Database, metrics: Metrics): Promise<Services> {
   const secrets = await resolveJwtSecrets(config);
   const tokens: TokenSystems = {
     customer: createTokenSystem('customer', secrets.customer, config.jwt.customerTtl),
@@ -40,6 +45,12 @@ export async function buildServices(config: Config, _db: Database, log: Logger):
   await dummyHash();
   const redis: Redis | undefined = config.redisUrl ? await openRedis(config.redisUrl, log) : undefined;
   const { appId, secret, apiBase } = config.wx;
+  const catalogCache = new CatalogCache(config.catalog.cacheBytes, log, metrics.catalogCache);
+  // Every instance hears every catalogue change (a trigger notifies, also for writes from elsewhere).
+  const stopListening = await db.listen(CATALOG_CHANNEL, {
+    onNotify: () => catalogCache.invalidate(),
+    onHealth: (listening) => catalogCache.channelHealth(listening),
+  });
   return {
     config,
     tokens,
@@ -49,7 +60,10 @@ export async function buildServices(config: Config, _db: Database, log: Logger):
       config.login.maxConcurrentHashes * QUEUED_LOGINS_PER_HASH_SLOT,
     ),
     wx: appId && secret ? createWxClient({ appId, secret, apiBase, log }) : undefined,
+    catalogCache,
+    metrics,
     close: async () => {
+      await stopListening();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -1,9 +1,21 @@
-/** The Customer and Admin types, `me` / `adminMe`, and the admins' account mutations (contract §5). */
+/**
+ * The Customer and Admin types, `me` / `adminMe`, the admins' account reads and mutations (contract §5,
+ * §8.3). A customer's own operations are in own-account.graphql.ts.
+ */
 import { builder } from '../graphql/builder.ts';
-import { asAdmin } from '../graphql/context.ts';
+import { pageSizeCost } from '../validation/paging.ts';
 import {
+  accountIdInput,
+  createAdminInput,
+  createCustomerInput,
+  listCustomersInput,
+  setDisabledInput,
+} from './accounts.schema.ts';
+import {
+  type CustomerPage,
   createAdmin,
   createCustomer,
+  listCustomers,
   setAdminDisabled,
   setCustomerDisabled,
 } from './accounts.service.ts';
@@ -15,6 +27,13 @@ export const CustomerType = builder.prismaObject('Customer', {
     username: t.exposeString('username', { nullable: true }),
     nickname: t.exposeString('nickname', { nullable: true }),
     avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
+    // Account administration only (contract §8.3): a customer's own token does not see them.
+    disabled: t.exposeBoolean('disabled', { authScopes: { admin: true }, description: 'Admin callers only.' }),
+    createdAt: t.expose('createdAt', {
+      type: 'DateTime',
+      authScopes: { admin: true },
+      description: 'Admin callers only.',
+    }),
   }),
 });
 
@@ -24,25 +43,77 @@ export const AdminType = builder.prismaObject('Admin', {
     id: t.exposeInt('id'),
     username: t.exposeString('username'),
     role: t.exposeString('role'),
+    disabled: t.exposeBoolean('disabled', { authScopes: { admin: true }, description: 'Admin callers only.' }),
+    createdAt: t.expose('createdAt', {
+      type: 'DateTime',
+      authScopes: { admin: true },
+      description: 'Admin callers only.',
+    }),
   }),
 });
 
-const CreateCustomerInput = builder.inputType('CreateCustomerInput', {
+const CustomerPageType = builder.objectRef<CustomerPage>('CustomerPage').implement({
+  description: 'One page of customers, newest first.',
   fields: (t) => ({
-    username: t.string({ required: true, description: 'E-mail address; stored trimmed and lower-cased.' }),
-    password: t.string({ required: true, description: '8..1024 characters.' }),
-    nickname: t.string({ description: 'Up to 100 characters.' }),
+    items: t.field({ type: [CustomerType], resolve: (page) => page.items }),
+    page: t.exposeInt('page', { complexity: 0 }),
+    limit: t.exposeInt('limit', { complexity: 0 }),
+    total: t.exposeInt('total', { complexity: 0, description: 'Customers matching the keyword, on every page.' }),
+    totalPages: t.exposeInt('totalPages', { complexity: 0 }),
   }),
 });
 
-const CreateAdminInput = builder.inputType('CreateAdminInput', {
-  fields: (t) => ({
-    username: t.string({ required: true, description: '3..64 characters.' }),
-    password: t.string({ required: true, description: '8..1024 characters.' }),
-  }),
-});
+const CreateCustomerInput = builder
+  .inputType('CreateCustomerInput', {
+    fields: (t) => ({
+      username: t.string({ required: true, description: 'E-mail address; stored trimmed and lower-cased.' }),
+      password: t.string({ required: true, description: '8..1024 characters.' }),
+      nickname: t.string({ description: 'Up to 100 characters.' }),
+    }),
+  })
+  .validate(createCustomerInput);
+
+const CreateAdminInput = builder
+  .inputType('CreateAdminInput', {
+    fields: (t) => ({
+      username: t.string({ required: true, description: '3..64 characters.' }),
+      password: t.string({ required: true, description: '8..1024 characters.' }),
+    }),
+  })
+  .validate(createAdminInput);
 
 builder.queryFields((t) => ({
+  customers: t.field({
+    type: CustomerPageType,
+    description:
+      'Admin: customers, newest first; `keyword` is a case-insensitive substring of the username or nickname.',
+    authScopes: { admin: true },
+    // Like `items`: what is selected of each customer costs `limit` times (contract §7.2).
+    complexity: (args) => ({ field: 1, multiplier: pageSizeCost(args.limit) }),
+    args: t.validate(
+      {
+        page: t.arg.int({ description: '>= 1, default 1.' }),
+        limit: t.arg.int({ description: '1..100, default 20.' }),
+        keyword: t.arg.string({ description: 'Trimmed, at most 100 characters; `%` and `_` are literal.' }),
+      },
+      listCustomersInput,
+    ),
+    resolve: (_root, args, ctx) => listCustomers(ctx, args),
+  }),
+  customer: t.prismaField({
+    type: CustomerType,
+    nullable: true,
+    description: 'Admin: one customer, or null when there is no such customer.',
+    authScopes: { admin: true },
+    args: t.validate({ id: t.arg.int({ required: true }) }, accountIdInput),
+    resolve: (query, _root, args, ctx) => ctx.db.prisma.customer.findUnique({ ...query, where: { id: args.id } }),
+  }),
+  admins: t.prismaField({
+    type: [AdminType],
+    description: 'Admin: every administrator account, by id.',
+    authScopes: { admin: true },
+    resolve: (query, _root, _args, ctx) => ctx.db.prisma.admin.findMany({ ...query, orderBy: { id: 'asc' } }),
+  }),
   me: t.prismaField({
     type: CustomerType,
     nullable: true,
@@ -71,27 +142,34 @@ builder.mutationFields((t) => ({
     description: 'Admin: creates an e-mail customer account.',
     authScopes: { admin: true },
     args: { input: t.arg({ type: CreateCustomerInput, required: true }) },
-    resolve: async (_root, args, ctx) => createCustomer(await asAdmin(ctx), args.input),
+    resolve: (_root, args, ctx) => createCustomer(ctx, args.input),
   }),
   setCustomerDisabled: t.field({
     type: CustomerType,
-    description: "Admin: disables (revoking every session at once) or re-enables a customer.",
+    description: 'Admin: disables (revoking every session at once) or re-enables a customer.',
     authScopes: { admin: true },
-    args: { id: t.arg.int({ required: true }), disabled: t.arg.boolean({ required: true }) },
-    resolve: async (_root, args, ctx) => setCustomerDisabled(await asAdmin(ctx), args),
+    args: t.validate(
+      { id: t.arg.int({ required: true }), disabled: t.arg.boolean({ required: true }) },
+      setDisabledInput,
+    ),
+    resolve: (_root, args, ctx) => setCustomerDisabled(ctx, args),
   }),
   createAdmin: t.field({
     type: AdminType,
     description: 'Admin: creates another administrator.',
     authScopes: { admin: true },
     args: { input: t.arg({ type: CreateAdminInput, required: true }) },
-    resolve: async (_root, args, ctx) => createAdmin(await asAdmin(ctx), args.input),
+    resolve: (_root, args, ctx) => createAdmin(ctx, args.input),
   }),
   setAdminDisabled: t.field({
     type: AdminType,
-    description: "Admin: disables or re-enables an administrator; the account's tokens stop working at once. Not one's own.",
+    description:
+      "Admin: disables or re-enables an administrator; the account's tokens stop working at once. Not one's own.",
     authScopes: { admin: true },
-    args: { id: t.arg.int({ required: true }), disabled: t.arg.boolean({ required: true }) },
-    resolve: async (_root, args, ctx) => setAdminDisabled(await asAdmin(ctx), args),
+    args: t.validate(
+      { id: t.arg.int({ required: true }), disabled: t.arg.boolean({ required: true }) },
+      setDisabledInput,
+    ),
+    resolve: (_root, args, ctx) => setAdminDisabled(ctx, args),
   }),
 }));

@@ -1,12 +1,13 @@
 /**
- * The first administrator: created from ADMIN_USERNAME / ADMIN_PASSWORD when no admin exists.
+ * The first administrator: created from ADMIN_USERNAME / ADMIN_PASSWORD when no admin exists (and
+ * ADMIN_PASSWORD is then ignored, with a warning that points at the CLI's `reset-password`).
  * In development a missing password is generated and printed once, so a fresh clone can log in.
  */
 import { randomBytes } from 'node:crypto';
+import { hashPassword } from '../auth/password.ts';
 import type { Config } from '../config/config.ts';
 import type { Prisma } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import { hashPassword } from '../auth/password.ts';
 
 export interface BootstrapResult {
   created: boolean;
@@ -16,7 +17,16 @@ export interface BootstrapResult {
 }
 
 export async function ensureBootstrapAdmin(prisma: Prisma, config: Config, log: Logger): Promise<BootstrapResult> {
-  if ((await prisma.admin.count()) > 0) return { created: false };
+  if ((await prisma.admin.count()) > 0) {
+    // Setting ADMIN_PASSWORD later is a common way to try to recover a lost password: say it does nothing.
+    if (config.bootstrapAdmin.password) {
+      log.warn(
+        'ADMIN_PASSWORD is ignored: an admin account exists already (it only creates the first one). To set an ' +
+          "admin's password, run `npm run cli -- reset-password admin <username>` (`npm run cli -- list-admins` lists them)",
+      );
+    }
+    return { created: false };
+  }
   const { username } = config.bootstrapAdmin;
   let { password } = config.bootstrapAdmin;
   let generatedPassword: string | undefined;
@@ -29,7 +39,10 @@ export async function ensureBootstrapAdmin(prisma: Prisma, config: Config, log: 
   }
   const passwordHash = await hashPassword(password);
   // Two instances starting together may both get here; the unique username makes one of them lose quietly.
-  const result = await prisma.admin.createMany({ data: [{ username, passwordHash, role: 'admin' }], skipDuplicates: true });
+  const result = await prisma.admin.createMany({
+    data: [{ username, passwordHash, role: 'admin' }],
+    skipDuplicates: true,
+  });
   if (result.count === 0) return { created: false };
   log.info({ username }, 'bootstrap admin created');
   return { created: true, username, generatedPassword };

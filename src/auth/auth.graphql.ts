@@ -1,11 +1,14 @@
 /**
- * The login operations of both token systems (contract §3, §5): login, wxLogin, refreshToken and
- * adminLogin. REST runs the same fields (src/auth/auth.rest.ts).
+ * The login operations of both token systems (contract §3, §5, §8.1): register, logout, login, wxLogin,
+ * refreshToken and adminLogin. REST runs the same fields (src/auth/auth.rest.ts).
  */
 import { AdminType, CustomerType } from '../accounts/accounts.graphql.ts';
+import { registerInput } from '../accounts/accounts.schema.ts';
+import { registerCustomer } from '../accounts/own-account.service.ts';
 import { builder } from '../graphql/builder.ts';
-import { rotateSession } from './customer-session.service.ts';
-import { loginAdmin, loginCustomer, type AdminLogin, type CustomerLogin } from './login.service.ts';
+import { adminLoginInput, customerLoginInput, wxLoginInput } from './auth.schema.ts';
+import { type AdminLogin, type CustomerLogin, loginAdmin, loginCustomer } from './login.service.ts';
+import { closeSession, refreshSession } from './sessions.service.ts';
 import type { IssuedToken } from './token-system.ts';
 import { loginWithWeChat } from './wx-login.service.ts';
 
@@ -41,17 +44,44 @@ const AdminAuth = builder.objectRef<AdminLogin>('AdminAuth').implement({
   }),
 });
 
+const RegisterInput = builder
+  .inputType('RegisterInput', {
+    fields: (t) => ({
+      username: t.string({ required: true, description: 'E-mail address; stored trimmed and lower-cased.' }),
+      password: t.string({ required: true, description: '8..1024 characters.' }),
+      nickname: t.string({ description: 'Up to 64 characters.' }),
+    }),
+  })
+  .validate(registerInput);
+
 builder.mutationFields((t) => ({
+  register: t.field({
+    type: CustomerAuth,
+    description:
+      'Customer sign-up with e-mail and password; logged in at once (a session is opened). A taken username is ' +
+      'VALIDATION_FAILED on `username`; REGISTER_IP_PER_HOUR sign-ups per client IP, then RATE_LIMITED.',
+    args: { input: t.arg({ type: RegisterInput, required: true }) },
+    resolve: (_root, args, ctx) => registerCustomer(ctx, args.input),
+  }),
+  logout: t.boolean({
+    description:
+      'Revokes the session of the customer token in the Authorization header: its every token stops working.',
+    authScopes: { customer: true },
+    resolve: (_root, _args, ctx) => closeSession(ctx),
+  }),
   login: t.field({
     type: CustomerAuth,
     description: 'Customer login with e-mail and password; opens a session.',
-    args: { username: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    args: t.validate(
+      { username: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+      customerLoginInput,
+    ),
     resolve: (_root, args, ctx) => loginCustomer(ctx, args),
   }),
   wxLogin: t.field({
     type: CustomerAuth,
     description: 'Mini-program login with a wx.login() code; creates the customer on first use.',
-    args: { code: t.arg.string({ required: true }) },
+    args: t.validate({ code: t.arg.string({ required: true }) }, wxLoginInput),
     resolve: (_root, args, ctx) => loginWithWeChat(ctx, args),
   }),
   refreshToken: t.field({
@@ -60,12 +90,15 @@ builder.mutationFields((t) => ({
       'Exchanges the customer token of the Authorization header (expired by at most the refresh grace) for a new one. ' +
       'The presented token is retired; presenting it again within 30 s returns the same successor, later it revokes the session.',
     authScopes: { customerRefresh: true },
-    resolve: async (_root, _args, ctx) => rotateSession(ctx, await ctx.auth.refreshClaims()),
+    resolve: async (_root, _args, ctx) => refreshSession(ctx, await ctx.auth.refreshClaims()),
   }),
   adminLogin: t.field({
     type: AdminAuth,
     description: 'Administrator login.',
-    args: { username: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    args: t.validate(
+      { username: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+      adminLoginInput,
+    ),
     resolve: (_root, args, ctx) => loginAdmin(ctx, args),
   }),
 }));

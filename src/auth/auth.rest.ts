@@ -3,15 +3,53 @@
  * Token responses say `Cache-Control: no-store` (RFC 6749 §5.1): no cache may keep a credential.
  */
 import type { RestRoute } from '../http/rest-route.ts';
-import { adminLoginInput, customerLoginInput, wxLoginInput } from './auth.schema.ts';
 
 const noStore = () => ({ 'Cache-Control': 'no-store' });
+
+/**
+ * The accounts of the README's quick tour, used by the /docs examples: the bootstrap admin started
+ * with `ADMIN_PASSWORD=demo-admin-password`, and the customer the tour registers.
+ */
+export const DEMO_ADMIN = { username: 'admin', password: 'demo-admin-password' } as const;
+export const DEMO_CUSTOMER = { username: 'demo@example.com', password: 'demo-password' } as const;
 
 const CUSTOMER_FIELDS = /* GraphQL */ `
   access_token: accessToken token_type: tokenType expires_in: expiresIn
   user { id username nickname avatar_url: avatarUrl }`;
 
 export const authRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/auth/register',
+    summary: 'Customer sign-up with e-mail and password; answers as a login does (logged in at once)',
+    tag: 'Authentication',
+    document: /* GraphQL */ `
+      mutation RestRegister($input: RegisterInput!) {
+        register(input: $input) { ${CUSTOMER_FIELDS} }
+      }`,
+    input: { from: 'body', variable: 'input' },
+    result: 'register',
+    status: 201,
+    headers: noStore,
+    errors: ['RATE_LIMITED'],
+    example: {
+      body: { ...DEMO_CUSTOMER, nickname: 'Demo' },
+      description: 'Registered and logged in (the demo customer of the README quick tour).',
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/logout',
+    summary: 'Log out: revokes the session of the customer token (every token of it stops working)',
+    tag: 'Authentication',
+    document: /* GraphQL */ `
+      mutation RestLogout {
+        logout
+      }`,
+    result: 'logout',
+    status: 204,
+    errors: ['TOKEN_REVOKED'],
+  },
   {
     method: 'POST',
     path: '/api/v1/auth/login',
@@ -21,10 +59,11 @@ export const authRoutes: RestRoute[] = [
       mutation RestLogin($username: String!, $password: String!) {
         login(username: $username, password: $password) { ${CUSTOMER_FIELDS} }
       }`,
-    input: { from: 'body', schema: customerLoginInput },
+    input: { from: 'body' },
     result: 'login',
     headers: noStore,
     errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
+    example: { body: DEMO_CUSTOMER, description: 'Logged in (the demo customer of the README quick tour).' },
   },
   {
     method: 'POST',
@@ -35,9 +74,14 @@ export const authRoutes: RestRoute[] = [
       mutation RestWxLogin($code: String!) {
         wxLogin(code: $code) { ${CUSTOMER_FIELDS} is_new_user: isNewUser }
       }`,
-    input: { from: 'body', schema: wxLoginInput },
+    input: { from: 'body' },
     result: 'wxLogin',
     headers: noStore,
+    // A real code comes from wx.login() in the mini-program, valid once for 5 minutes.
+    example: {
+      body: { code: '0a3Xk1Ga1zBQeK0Lpb0Ga3HjGS2Xk1GB' },
+      description: 'Logged in; the customer is created on first use.',
+    },
     errors: ['WX_CODE_INVALID', 'ACCOUNT_DISABLED', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE', 'WX_LOGIN_NOT_CONFIGURED'],
   },
   {
@@ -45,7 +89,6 @@ export const authRoutes: RestRoute[] = [
     path: '/api/v1/auth/refresh',
     summary: 'Exchange a customer token (expired by at most the refresh grace) for a new one',
     tag: 'Authentication',
-    realm: 'customer',
     document: /* GraphQL */ `
       mutation RestRefresh {
         refreshToken { access_token: accessToken token_type: tokenType expires_in: expiresIn }
@@ -66,9 +109,10 @@ export const authRoutes: RestRoute[] = [
           admin { id username role }
         }
       }`,
-    input: { from: 'body', schema: adminLoginInput },
+    input: { from: 'body' },
     result: 'adminLogin',
     headers: noStore,
     errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
+    example: { body: DEMO_ADMIN, description: 'Logged in (the bootstrap admin, as the README quick tour starts it).' },
   },
 ];

@@ -19,7 +19,8 @@ export function createConcurrencyLimit(maxConcurrent: number, maxQueued: number)
 
   const release = () => {
     const next = queue.shift();
-    if (next) next(); // the slot passes straight to the next waiter
+    if (next)
+      next(); // the slot passes straight to the next waiter
     else running--;
   };
 
@@ -27,7 +28,9 @@ export function createConcurrencyLimit(maxConcurrent: number, maxQueued: number)
     async run(task) {
       if (running < maxConcurrent) running++;
       else if (queue.length >= maxQueued) {
-        throw new AppError('RATE_LIMITED', 'The server is busy with other logins; try again in a moment.', { retryAfter: 1 });
+        throw new AppError('RATE_LIMITED', 'The server is busy with other logins; try again in a moment.', {
+          retryAfter: 1,
+        });
       } else {
         await new Promise<void>((resolve) => queue.push(resolve));
       }

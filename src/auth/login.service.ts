@@ -5,14 +5,13 @@
  * said only after the right password.
  */
 import { randomUUID } from 'node:crypto';
+import { AppError, accountDisabled, type Realm } from '../errors/app-error.ts';
 import type { Admin, Customer } from '../generated/prisma/client.ts';
-import { AppError, type Realm } from '../errors/app-error.ts';
-import type { Context } from '../graphql/context.ts';
-import { parseInput } from '../validation/parse-input.ts';
-import { adminLoginInput, customerLoginInput } from './auth.schema.ts';
-import { openSession } from './customer-session.service.ts';
+import type { RequestContext } from '../request-context.ts';
+import type { AdminLoginInput, CustomerLoginInput } from './auth.schema.ts';
 import type { LoginAttempt } from './login-limiter.ts';
 import { verifyPassword } from './password.ts';
+import { openSession } from './sessions.service.ts';
 import type { IssuedToken } from './token-system.ts';
 
 export interface CustomerLogin {
@@ -30,45 +29,50 @@ export interface AdminLogin {
 const invalidCredentials = (realm: Realm) =>
   new AppError('INVALID_CREDENTIALS', 'The username or password is wrong.', { realm });
 
-export const accountDisabled = () => new AppError('ACCOUNT_DISABLED', 'The account is disabled.');
-
 /**
- * The shared steps of a password login: limits first, then one argon2 verify whatever the account
- * (a dummy hash when there is none), then the failure counters.
+ * The shared steps of a password login: a failure is reserved first (the limits), then one argon2
+ * verify whatever the account (a dummy hash when there is none); only a right password gives the
+ * reservation back.
  */
-async function checkPassword<A extends { passwordHash: string | null }>(
-  ctx: Context,
+export async function checkPassword<A extends { passwordHash: string | null }>(
+  ctx: RequestContext,
   attempt: LoginAttempt,
   password: string,
   find: () => Promise<A | null>,
 ): Promise<A> {
   const { loginLimiter, passwordHashing } = ctx.services;
-  await loginLimiter.admit(attempt);
-  const account = await find();
-  const ok = await passwordHashing.run(() => verifyPassword(account?.passwordHash, password));
+  await loginLimiter.reserve(attempt);
+  let account: A | null;
+  let ok: boolean;
+  try {
+    account = await find();
+    ok = await passwordHashing.run(() => verifyPassword(account?.passwordHash, password));
+  } catch (err) {
+    await loginLimiter.release(attempt).catch(() => {});
+    throw err;
+  }
   if (!ok || !account) {
-    await loginLimiter.recordFailure(attempt);
+    ctx.services.metrics.loginFailures.inc({ realm: attempt.realm, method: 'password' });
     throw invalidCredentials(attempt.realm);
   }
-  await loginLimiter.recordSuccess(attempt);
+  await loginLimiter.succeeded(attempt);
   return account;
 }
 
 /** `login(username, password)`: a customer's e-mail login; opens a session. */
-export async function loginCustomer(ctx: Context, args: unknown): Promise<CustomerLogin> {
-  const { username, password } = parseInput(customerLoginInput, args);
+export async function loginCustomer(
+  ctx: RequestContext,
+  { username, password }: CustomerLoginInput,
+): Promise<CustomerLogin> {
   const customer = await checkPassword(ctx, { realm: 'customer', username, ip: ctx.clientIp }, password, () =>
     ctx.db.prisma.customer.findUnique({ where: { username } }),
   );
   if (customer.disabled) throw accountDisabled();
-  const { config, tokens } = ctx.services;
-  const token = await openSession(ctx.db.prisma, tokens.customer, config.jwt.sessionMaxAge, customer.id);
-  return { token, customer };
+  return { token: await openSession(ctx, customer.id), customer };
 }
 
 /** `adminLogin(username, password)`: admin tokens carry a fresh `sid` but no server-side session. */
-export async function loginAdmin(ctx: Context, args: unknown): Promise<AdminLogin> {
-  const { username, password } = parseInput(adminLoginInput, args);
+export async function loginAdmin(ctx: RequestContext, { username, password }: AdminLoginInput): Promise<AdminLogin> {
   const admin = await checkPassword(ctx, { realm: 'admin', username, ip: ctx.clientIp }, password, () =>
     ctx.db.prisma.admin.findUnique({ where: { username } }),
   );

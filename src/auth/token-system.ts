@@ -4,7 +4,7 @@
  * Key-selecting headers (kid, jku, x5u, jwk) are never read: keys come only from configuration.
  */
 import { randomUUID } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError, type Realm } from '../errors/app-error.ts';
 import { INT32_MAX } from '../validation/rules.ts'; // the INTEGER id columns' range
 
@@ -37,10 +37,37 @@ export interface TokenSystem {
   verify(token: string, opts?: { acceptExpiredFor?: number }): Promise<TokenClaims>;
 }
 
+/** The two independent systems of contract §3. */
+export interface TokenSystems {
+  customer: TokenSystem;
+  admin: TokenSystem;
+}
+
 const SYSTEMS = {
   customer: { issuer: 'shop-service:customer', audience: 'shop-storefront', typ: 'customer+jwt' },
   admin: { issuer: 'shop-service:admin', audience: 'shop-admin', typ: 'admin+jwt' },
 } as const;
+
+/**
+ * Why a token that failed verification is refused. A token of the other system (its unverified `typ`
+ * says so) is named as such — the usual mistake is a customer token on an admin field — and the
+ * answer only repeats what the caller sent.
+ */
+function rejectionOf(realm: Realm, token: string): string {
+  let typ: unknown;
+  try {
+    typ = decodeProtectedHeader(token).typ;
+  } catch {
+    typ = undefined;
+  }
+  if (realm === 'admin' && typ === SYSTEMS.customer.typ) {
+    return 'An admin token is required: this is a customer token. Log in with adminLogin (POST /admin/api/auth/login).';
+  }
+  if (realm === 'customer' && typ === SYSTEMS.admin.typ) {
+    return 'A customer token is required: this is an admin token. Log in with login (POST /api/v1/auth/login).';
+  }
+  return 'The token is malformed, signed with another key or algorithm, or issued for another system.';
+}
 
 export function createTokenSystem(realm: Realm, secrets: readonly string[], ttlSeconds: number): TokenSystem {
   const { issuer, audience, typ } = SYSTEMS[realm];
@@ -48,7 +75,10 @@ export function createTokenSystem(realm: Realm, secrets: readonly string[], ttlS
   // import the raw bytes on every call, which doubles the cost of a verification.
   const keys = Promise.all(
     secrets.map((s) =>
-      crypto.subtle.importKey('raw', new TextEncoder().encode(s), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']),
+      crypto.subtle.importKey('raw', new TextEncoder().encode(s), { name: 'HMAC', hash: 'SHA-256' }, false, [
+        'sign',
+        'verify',
+      ]),
     ),
   );
   const invalid = (detail: string) => new AppError('TOKEN_INVALID', detail, { realm, tokenPresented: true });
@@ -65,7 +95,7 @@ export function createTokenSystem(realm: Realm, secrets: readonly string[], ttlS
         .setJti(jti)
         .setIssuedAt(iat)
         .setExpirationTime(exp)
-        .sign((await keys)[0]);
+        .sign((await keys)[0]!); // config guarantees at least one secret
       return { token, sub, sid, jti, iat, exp, expiresIn: ttlSeconds };
     },
 
@@ -86,14 +116,22 @@ export function createTokenSystem(realm: Realm, secrets: readonly string[], ttlS
           // Shapes are checked even though the signature is valid: ids go into database lookups,
           // and a malformed one must be a 401, never a 500.
           if (
-            typeof sub !== 'string' || !ACCOUNT_ID.test(sub) || Number(sub) > INT32_MAX ||
-            typeof sid !== 'string' || !UUID.test(sid) ||
-            typeof jti !== 'string' || !UUID.test(jti) ||
-            typeof iat !== 'number' || typeof exp !== 'number' || exp <= iat
+            typeof sub !== 'string' ||
+            !ACCOUNT_ID.test(sub) ||
+            Number(sub) > INT32_MAX ||
+            typeof sid !== 'string' ||
+            !UUID.test(sid) ||
+            typeof jti !== 'string' ||
+            !UUID.test(jti) ||
+            typeof iat !== 'number' ||
+            typeof exp !== 'number' ||
+            exp <= iat
           ) {
-            throw invalid('The token\'s claims are missing or malformed.');
+            throw invalid("The token's claims are missing or malformed.");
           }
           if (iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw invalid('The token was issued in the future.');
+          // We never issue longer lifetimes, so a longer one was minted elsewhere (a leaked key): §7.1.
+          if (exp - iat > ttlSeconds) throw invalid("The token's lifetime exceeds what this server issues.");
           return { sub, sid, jti, iat, exp };
         } catch (err) {
           if (err instanceof joseErrors.JWSSignatureVerificationFailed) continue; // try the next secret
@@ -102,13 +140,16 @@ export function createTokenSystem(realm: Realm, secrets: readonly string[], ttlS
             break;
           }
           if (err instanceof AppError) throw err;
-          throw invalid('The token is malformed, signed with another key or algorithm, or meant for another system.');
+          throw invalid(rejectionOf(realm, token));
         }
       }
       if (expired) {
-        throw new AppError('TOKEN_EXPIRED', `The token expired at ${expired.toISOString()}.`, { realm, tokenPresented: true });
+        throw new AppError('TOKEN_EXPIRED', `The token expired at ${expired.toISOString()}.`, {
+          realm,
+          tokenPresented: true,
+        });
       }
-      throw invalid('The token is malformed, signed with another key or algorithm, or meant for another system.');
+      throw invalid(rejectionOf(realm, token));
     },
   };
 }

@@ -29,6 +29,10 @@ export interface WxClientOptions {
   log: Logger;
 }
 
+/** WeChat's openid / unionid: 28-character base64url-like strings; we allow any printable ASCII up to 128. */
+const WX_ID = /^[\x21-\x7e]{1,128}$/;
+const isWxId = (v: unknown): v is string => typeof v === 'string' && WX_ID.test(v);
+
 const upstreamUnavailable = () =>
   new AppError('UPSTREAM_UNAVAILABLE', 'WeChat login is unavailable right now; try again shortly.');
 
@@ -45,7 +49,12 @@ export function createWxClient(opts: WxClientOptions): WxClient {
 
   /** One call; network trouble, timeouts, HTTP errors and non-JSON become UPSTREAM_UNAVAILABLE. */
   async function call(code: string): Promise<WxReply> {
-    const query = new URLSearchParams({ appid: opts.appId, secret: opts.secret, js_code: code, grant_type: 'authorization_code' });
+    const query = new URLSearchParams({
+      appid: opts.appId,
+      secret: opts.secret,
+      js_code: code,
+      grant_type: 'authorization_code',
+    });
     let res: Response;
     let text: string;
     try {
@@ -53,7 +62,10 @@ export function createWxClient(opts: WxClientOptions): WxClient {
       text = await res.text();
     } catch (err) {
       const e = err as Error & { cause?: { code?: string } };
-      opts.log.warn({ reason: e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.name) }, 'wechat jscode2session failed');
+      opts.log.warn(
+        { reason: e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.name) },
+        'wechat jscode2session failed',
+      );
       throw upstreamUnavailable();
     }
     if (!res.ok) {
@@ -83,21 +95,31 @@ export function createWxClient(opts: WxClientOptions): WxClient {
           break;
         case 40029: // invalid code
         case 40163: // code already used
-          throw new AppError('WX_CODE_INVALID', 'WeChat rejected the login code (invalid, used or expired).', { realm: 'customer' });
+          throw new AppError('WX_CODE_INVALID', 'WeChat rejected the login code (invalid, used or expired).', {
+            realm: 'customer',
+          });
         case 40226: // user blocked by WeChat's risk control
           throw new AppError('ACCOUNT_DISABLED', 'WeChat refused this user.');
         case 45011: // per-user frequency limit
-          throw new AppError('RATE_LIMITED', 'Too many WeChat logins for this user; try again in a minute.', { retryAfter: 60 });
+          throw new AppError('RATE_LIMITED', 'Too many WeChat logins for this user; try again in a minute.', {
+            retryAfter: 60,
+          });
         default:
           // -1 twice, or a code that means our own configuration is wrong (40013 bad appid, 40125 bad secret …).
           opts.log.error({ errcode, errmsg: reply.errmsg }, 'wechat jscode2session refused the call');
           throw upstreamUnavailable();
       }
-      if (typeof reply.openid !== 'string' || reply.openid.length === 0 || reply.openid.length > 128) {
-        opts.log.error('wechat jscode2session answered without an openid');
+      // Upstream data is input too: an id that is not a short printable string is refused here, so
+      // nothing odd (U+0000, control characters, megabytes) reaches a statement or a log line.
+      if (!isWxId(reply.openid)) {
+        opts.log.error('wechat jscode2session answered without a usable openid');
         throw upstreamUnavailable();
       }
-      const unionid = typeof reply.unionid === 'string' && reply.unionid.length > 0 && reply.unionid.length <= 128 ? reply.unionid : undefined;
+      if (reply.unionid !== undefined && reply.unionid !== null && reply.unionid !== '' && !isWxId(reply.unionid)) {
+        opts.log.error('wechat jscode2session answered an unusable unionid');
+        throw upstreamUnavailable();
+      }
+      const unionid = typeof reply.unionid === 'string' && reply.unionid !== '' ? reply.unionid : undefined;
       return { openid: reply.openid, unionid };
     },
   };

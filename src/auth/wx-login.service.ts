@@ -4,25 +4,31 @@
  * one transaction. An openid only ever matches a customer by `wx_openid`: a WeChat identity never
  * attaches itself to an e-mail account.
  */
+
+import { AppError, accountDisabled } from '../errors/app-error.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
-import { AppError } from '../errors/app-error.ts';
-import type { Context } from '../graphql/context.ts';
-import { parseInput } from '../validation/parse-input.ts';
-import { wxLoginInput } from './auth.schema.ts';
-import { openSession } from './customer-session.service.ts';
-import { accountDisabled, type CustomerLogin } from './login.service.ts';
+import type { RequestContext } from '../request-context.ts';
+import type { WxLoginInput } from './auth.schema.ts';
+import type { CustomerLogin } from './login.service.ts';
+import { openSession } from './sessions.service.ts';
 import type { WxIdentity } from './wx-client.ts';
 
 /** `wxLogin(code)`. */
-export async function loginWithWeChat(ctx: Context, args: unknown): Promise<CustomerLogin> {
-  const { code } = parseInput(wxLoginInput, args);
-  const { wx, tokens, config } = ctx.services;
+export async function loginWithWeChat(ctx: RequestContext, { code }: WxLoginInput): Promise<CustomerLogin> {
+  const { wx } = ctx.services;
   if (!wx) throw new AppError('WX_LOGIN_NOT_CONFIGURED', 'Mini-program login is not configured on this server.');
-  const identity = await wx.codeToIdentity(code);
+  // Before WeChat is called: a flood of bad codes must not burn the app's jscode2session quota.
+  await ctx.services.loginLimiter.admitWxLogin(ctx.clientIp);
+  const identity = await wx.codeToIdentity(code).catch((err: unknown) => {
+    if (err instanceof AppError && err.code === 'WX_CODE_INVALID') {
+      ctx.services.metrics.loginFailures.inc({ realm: 'customer', method: 'wechat' });
+    }
+    throw err;
+  });
   return ctx.db.prisma.$transaction(async (tx) => {
     const { customer, isNewUser } = await findOrCreateByOpenid(tx, identity);
     if (customer.disabled) throw accountDisabled();
-    const token = await openSession(tx, tokens.customer, config.jwt.sessionMaxAge, customer.id);
+    const token = await openSession(ctx, customer.id, tx);
     return { token, customer, isNewUser };
   });
 }

@@ -11,5 +11,9 @@ export const categoryRoutes: RestRoute[] = [
       query RestCategories {
         categories { id name parent_id: parentId sort_order: sortOrder }
       }`,
+    result: 'categories',
+    // Contract §4.3's body is the operation's whole `data`: `{ "categories": [...] }`.
+    bodyIsData: true,
+    catalog: true,
   },
 ];

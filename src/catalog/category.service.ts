@@ -2,11 +2,11 @@
  * Admin rules for the category tree (contract §5): a parent must exist and may not be the category
  * itself or one of its descendants; a category in use (items or sub-categories) cannot be deleted.
  */
-import { AppError, notFound, validationFailed } from '../errors/app-error.ts';
-import { Prisma, type Category } from '../generated/prisma/client.ts';
-import type { ServiceContext } from '../graphql/context.ts';
-import { parseInput } from '../validation/parse-input.ts';
-import { categoryInput, type CategoryInput } from './item.schema.ts';
+import { isForeignKeyViolation, isRecordMissing } from '../db/prisma-errors.ts';
+import { type AppError, notFound, validationFailed } from '../errors/app-error.ts';
+import type { Category, Prisma } from '../generated/prisma/client.ts';
+import type { RequestContext } from '../request-context.ts';
+import type { CategoryInput } from './category.schema.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -23,33 +23,35 @@ async function assertValidParent(tx: Tx, parentId: number | null, id?: number): 
       UNION SELECT c.id, c.parent_id FROM categories c JOIN up ON c.id = up.parent_id)
     SELECT id FROM up`;
   if (ancestors.length === 0) throw parentError('is not an existing category');
-  if (id !== undefined && ancestors.some((a) => a.id === id)) throw parentError('must not be one of its own sub-categories');
+  if (id !== undefined && ancestors.some((a) => a.id === id))
+    throw parentError('must not be one of its own sub-categories');
 }
 
-export async function createCategory(ctx: ServiceContext, input: unknown): Promise<Category> {
-  const data: CategoryInput = parseInput(categoryInput, input);
+export async function createCategory(ctx: RequestContext, input: CategoryInput): Promise<Category> {
   const category = await ctx.db.prisma.$transaction(async (tx) => {
-    await assertValidParent(tx, data.parentId);
-    return tx.category.create({ data });
+    await assertValidParent(tx, input.parentId);
+    return tx.category.create({ data: input });
   });
-  ctx.log.info({ category_id: category.id, by_admin: ctx.actingAdminId }, 'category created');
+  ctx.services.catalogCache.invalidate();
+  ctx.log.info({ category_id: category.id, by_admin: await ctx.auth.actingAdminId() }, 'category created');
   return category;
 }
 
-export async function updateCategory(ctx: ServiceContext, args: { id: number; input: unknown }): Promise<Category> {
-  const data: CategoryInput = parseInput(categoryInput, args.input);
+/** Sets all three fields (an omitted parent moves the category to the top level). */
+export async function updateCategory(ctx: RequestContext, id: number, input: CategoryInput): Promise<Category> {
   const category = await ctx.db.prisma.$transaction(async (tx) => {
-    const exists = await tx.category.findUnique({ where: { id: args.id }, select: { id: true } });
+    const exists = await tx.category.findUnique({ where: { id }, select: { id: true } });
     if (!exists) throw notFound('category');
-    await assertValidParent(tx, data.parentId, args.id);
-    return tx.category.update({ where: { id: args.id }, data });
+    await assertValidParent(tx, input.parentId, id);
+    return tx.category.update({ where: { id }, data: input });
   });
-  ctx.log.info({ category_id: category.id, by_admin: ctx.actingAdminId }, 'category updated');
+  ctx.services.catalogCache.invalidate();
+  ctx.log.info({ category_id: category.id, by_admin: await ctx.auth.actingAdminId() }, 'category updated');
   return category;
 }
 
 /** Deletes an unused category; one with items or sub-categories is refused with the counts. */
-export async function deleteCategory(ctx: ServiceContext, id: number): Promise<true> {
+export async function deleteCategory(ctx: RequestContext, id: number): Promise<true> {
   const category = await ctx.db.prisma.category.findUnique({
     where: { id },
     select: { _count: { select: { items: true, children: true } } },
@@ -61,13 +63,12 @@ export async function deleteCategory(ctx: ServiceContext, id: number): Promise<t
     await ctx.db.prisma.category.delete({ where: { id } });
   } catch (err) {
     // An item or sub-category added since our count (the foreign keys restrict deletion).
-    if (err instanceof Prisma.PrismaClientKnownRequestError && (err.code === 'P2003' || err.code === 'P2014')) {
-      throw inUse(1, 0);
-    }
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2025') throw notFound('category');
+    if (isForeignKeyViolation(err)) throw inUse(1, 0);
+    if (isRecordMissing(err)) throw notFound('category');
     throw err;
   }
-  ctx.log.info({ category_id: id, by_admin: ctx.actingAdminId }, 'category deleted');
+  ctx.services.catalogCache.invalidate();
+  ctx.log.info({ category_id: id, by_admin: await ctx.auth.actingAdminId() }, 'category deleted');
   return true;
 }
 

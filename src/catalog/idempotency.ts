@@ -4,12 +4,24 @@
  * the first request created or, with a different body, is refused; never a second item.
  */
 import { createHash } from 'node:crypto';
+import { isUniqueViolation } from '../db/prisma-errors.ts';
 import { AppError } from '../errors/app-error.ts';
-import { Prisma } from '../generated/prisma/client.ts';
-import type { ServiceContext } from '../graphql/context.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { RequestContext } from '../request-context.ts';
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The `Idempotency-Key` request header as /openapi.json documents it (its rules: item.schema.ts). */
+export const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  description:
+    'Optional, 1..255 characters (a fresh UUID per intended item is a good choice), remembered per admin for 24 h. ' +
+    'A retry with the same key and the same body creates nothing and answers 201 with the item the first request ' +
+    'created (same id and Location; 404 if it was deleted since); the same key with another body is ' +
+    '409 IDEMPOTENCY_CONFLICT. A body that fails validation is 400 whatever the key.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
 
 type Tx = Prisma.TransactionClient;
 
@@ -23,19 +35,17 @@ function sortedKeys(_key: string, value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-const isUniqueViolation = (err: unknown) => err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
-
 /**
  * Runs `create` (which returns the new row's id) in a transaction that also records `key`; when the
  * admin already used `key`, returns the recorded id instead (same body) or throws 409 (other body).
  */
 export async function createOnce(
-  ctx: ServiceContext & { actingAdminId: number },
+  ctx: RequestContext,
+  adminId: number,
   key: string,
   input: unknown,
   create: (tx: Tx) => Promise<number>,
 ): Promise<number> {
-  const adminId = ctx.actingAdminId;
   const hash = requestHash(input);
   const { prisma } = ctx.db;
   const replayed = await replay(ctx, adminId, key, hash);
@@ -69,7 +79,7 @@ export async function createOnce(
 }
 
 /** The id recorded for a live `key`, or undefined; 409 when the key came with another body. */
-async function replay(ctx: ServiceContext, adminId: number, key: string, hash: string): Promise<number | undefined> {
+async function replay(ctx: RequestContext, adminId: number, key: string, hash: string): Promise<number | undefined> {
   const record = await ctx.db.prisma.idempotencyRecord.findUnique({ where: { adminId_key: { adminId, key } } });
   if (!record || record.expiresAt <= new Date()) return undefined;
   if (record.requestHash !== hash) {

@@ -1,12 +1,14 @@
 /** Item, Sku and Image types, the public `items` / `item` queries and the admin item mutations (contract §4, §5). */
 import { notFound } from '../errors/app-error.ts';
 import { builder } from '../graphql/builder.ts';
-import { asAdmin, type Context } from '../graphql/context.ts';
+import type { RequestContext } from '../request-context.ts';
+import { pageSizeCost } from '../validation/paging.ts';
 import { CategoryType } from './category.graphql.ts';
-import { findItem, ITEM_INCLUDE, type ItemWithRelations } from './item.repository.ts';
-import { createItem, deleteItem, listItemPage, updateItem, type ItemPage } from './item.service.ts';
+import { findItem, type ImageRow, type ItemRow, type SkuRow } from './item.repository.ts';
+import { createItemInput, ITEM_SORTS, idempotencyKey, listItemsInput, updateItemInput } from './item.schema.ts';
+import { createItem, deleteItem, type ItemPage, listItemPage, updateItem } from './item.service.ts';
 
-export const SkuType = builder.prismaObject('Sku', {
+export const SkuType = builder.objectRef<SkuRow>('Sku').implement({
   description: 'A purchasable variant of an item.',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -17,8 +19,7 @@ export const SkuType = builder.prismaObject('Sku', {
   }),
 });
 
-export const ImageType = builder.prismaObject('ItemImage', {
-  name: 'Image',
+export const ImageType = builder.objectRef<ImageRow>('Image').implement({
   fields: (t) => ({
     id: t.exposeInt('id'),
     url: t.exposeString('url'),
@@ -27,37 +28,45 @@ export const ImageType = builder.prismaObject('ItemImage', {
 });
 
 // Items are always read whole (item.repository.ts: one statement per item or page), so the relations
-// are on the parent already and resolve without a query of their own.
-export const ItemType = builder.prismaObject('Item', {
+// are on the parent already and need no resolver of their own.
+export const ItemType = builder.objectRef<ItemRow>('Item').implement({
   description: 'A product. SKUs are ordered by id, images by `sortOrder`, then id.',
-  include: ITEM_INCLUDE,
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
+    description: t.exposeString('description', { description: 'Up to 5000 characters; empty when there is none.' }),
     categoryId: t.exposeInt('categoryId'),
-    category: t.field({ type: CategoryType, resolve: (item) => item.category }),
+    category: t.expose('category', { type: CategoryType }),
     price: t.expose('price', { type: 'Money' }),
     stock: t.exposeInt('stock'),
-    skus: t.field({ type: [SkuType], resolve: (item) => item.skus }),
-    images: t.field({ type: [ImageType], resolve: (item) => item.images }),
+    skus: t.expose('skus', { type: [SkuType] }),
+    images: t.expose('images', { type: [ImageType] }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
+// Spelled as REST spells them (`?sort=price_asc`), so both protocols take the same values.
+const ItemSortType = builder.enumType('ItemSort', {
+  description: 'List orders; ties are broken by id, highest (newest) first.',
+  values: ITEM_SORTS,
+});
+
 const ItemPageType = builder.objectRef<ItemPage>('ItemPage').implement({
-  description: 'One page of items, newest first.',
+  description: 'One page of items, in the order asked for (newest first by default).',
   fields: (t) => ({
     items: t.field({ type: [ItemType], resolve: (page) => page.items }),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-    total: t.exposeInt('total', { description: 'Items matching the filters, on every page.' }),
-    totalPages: t.exposeInt('totalPages'),
+    // The page's own numbers are free: the `items` query multiplies everything below it by the page
+    // size, and these exist once per page, not once per item.
+    page: t.exposeInt('page', { complexity: 0 }),
+    limit: t.exposeInt('limit', { complexity: 0 }),
+    total: t.exposeInt('total', { complexity: 0, description: 'Items matching the filters, on every page.' }),
+    totalPages: t.exposeInt('totalPages', { complexity: 0 }),
   }),
 });
 
 /** The item just written, read back the way every read sees it. */
-async function written(ctx: Context, id: number): Promise<ItemWithRelations> {
+async function written(ctx: RequestContext, id: number): Promise<ItemRow> {
   const item = await findItem(ctx.db.sql, id);
   // Deleted in the meantime — or, for an Idempotency-Key replay, since the first request.
   if (!item) throw notFound('item');
@@ -74,53 +83,72 @@ const SkuInput = builder.inputType('SkuInput', {
 });
 
 const ImageInput = builder.inputType('ImageInput', {
+  // Contract §4.4: a REST body may give an image as its URL alone (http/rest-route.ts reads this).
+  extensions: { restShorthand: 'url' },
   fields: (t) => ({
     url: t.string({ required: true, description: 'An http(s) URL, up to 2048 characters.' }),
     sortOrder: t.int({ description: 'Defaults to the position in the list.' }),
   }),
 });
 
-const CreateItemInput = builder.inputType('CreateItemInput', {
-  fields: (t) => ({
-    name: t.string({ required: true, description: '1..200 characters after trimming.' }),
-    categoryId: t.int({ required: true, description: 'An existing category.' }),
-    price: t.field({ type: 'Money', required: true }),
-    stock: t.int({ required: true, description: '0..2147483647.' }),
-    skus: t.field({ type: [SkuInput], required: true, description: 'At most 100.' }),
-    images: t.field({ type: [ImageInput], required: true, description: 'At most 20.' }),
-  }),
-});
+const CreateItemInput = builder
+  .inputType('CreateItemInput', {
+    fields: (t) => ({
+      name: t.string({ required: true, description: '1..200 characters after trimming.' }),
+      description: t.string({ description: 'Up to 5000 characters; default empty.' }),
+      categoryId: t.int({ required: true, description: 'An existing category.' }),
+      price: t.field({ type: 'Money', required: true }),
+      stock: t.int({ required: true, description: '0..2147483647.' }),
+      skus: t.field({ type: [SkuInput], required: true, description: 'At most 100.' }),
+      images: t.field({ type: [ImageInput], required: true, description: 'At most 20.' }),
+    }),
+  })
+  .validate(createItemInput);
 
-const UpdateItemInput = builder.inputType('UpdateItemInput', {
-  description: 'Only the given fields change; `skus` and `images`, when given, replace the whole set.',
-  fields: (t) => ({
-    name: t.string(),
-    categoryId: t.int(),
-    price: t.field({ type: 'Money' }),
-    stock: t.int(),
-    skus: t.field({ type: [SkuInput] }),
-    images: t.field({ type: [ImageInput] }),
-  }),
-});
+const UpdateItemInput = builder
+  .inputType('UpdateItemInput', {
+    description: 'Only the given fields change; `skus` and `images`, when given, replace the whole set.',
+    fields: (t) => ({
+      name: t.string(),
+      description: t.string({ description: 'Up to 5000 characters.' }),
+      categoryId: t.int(),
+      price: t.field({ type: 'Money' }),
+      stock: t.int(),
+      skus: t.field({ type: [SkuInput] }),
+      images: t.field({ type: [ImageInput] }),
+    }),
+  })
+  .validate(updateItemInput);
 
 builder.queryFields((t) => ({
   items: t.field({
     type: ItemPageType,
-    description: 'Items, newest first. Public. `categoryId` includes sub-categories; `keyword` is a case-insensitive substring of the name.',
-    args: {
-      page: t.arg.int({ description: '>= 1, default 1.' }),
-      limit: t.arg.int({ description: '1..100, default 20.' }),
-      categoryId: t.arg.int(),
-      keyword: t.arg.string({ description: 'Trimmed, at most 100 characters; `%` and `_` are literal.' }),
-    },
-    resolve: (_root, args, ctx) => listItemPage(ctx.db, args),
+    // The page's items cost `limit` times what is selected of each (contract §7.2).
+    complexity: (args) => ({ field: 1, multiplier: pageSizeCost(args.limit) }),
+    description:
+      'Items, newest first unless `sort` says otherwise. Public. `categoryId` includes sub-categories; `keyword` is a ' +
+      'case-insensitive substring of the name; `total` counts what the filters match.',
+    args: t.validate(
+      {
+        page: t.arg.int({ description: 'Page number, from 1; default 1.' }),
+        limit: t.arg.int({ description: '1..100, default 20.' }),
+        categoryId: t.arg.int({ description: 'A category id; items of its sub-categories are included.' }),
+        keyword: t.arg.string({ description: 'Trimmed, at most 100 characters; `%` and `_` are literal.' }),
+        sort: t.arg({ type: ItemSortType, description: 'Default `newest`.' }),
+        minPrice: t.arg({ type: 'Money', description: 'Inclusive; not above `maxPrice`.' }),
+        maxPrice: t.arg({ type: 'Money', description: 'Inclusive.' }),
+        inStock: t.arg.boolean({ description: '`true`: only items with stock > 0; `false`: no filter.' }),
+      },
+      listItemsInput,
+    ),
+    resolve: (_root, args, ctx) => listItemPage(ctx, args),
   }),
   item: t.field({
     type: ItemType,
     nullable: true,
     description: 'One item, or null when there is no such item. Public.',
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => findItem(ctx.db.sql, args.id),
+    resolve: (_root, args, ctx) => findItem(ctx.catalogReads, args.id),
   }),
 }));
 
@@ -133,21 +161,23 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: {
       input: t.arg({ type: CreateItemInput, required: true }),
-      idempotencyKey: t.arg.string({ description: 'Up to 255 characters (REST: the `Idempotency-Key` header).' }),
+      idempotencyKey: t.arg
+        .string({ description: 'Up to 255 characters (REST: the `Idempotency-Key` header).' })
+        .validate(idempotencyKey),
     },
-    resolve: async (_root, args, ctx) => written(ctx, await createItem(await asAdmin(ctx), args)),
+    resolve: async (_root, args, ctx) => written(ctx, await createItem(ctx, args.input, args.idempotencyKey)),
   }),
   updateItem: t.field({
     type: ItemType,
     description: 'Admin: changes the given fields of an item.',
     authScopes: { admin: true },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateItemInput, required: true }) },
-    resolve: async (_root, args, ctx) => written(ctx, await updateItem(await asAdmin(ctx), args)),
+    resolve: async (_root, args, ctx) => written(ctx, await updateItem(ctx, args.id, args.input)),
   }),
   deleteItem: t.boolean({
     description: 'Admin: deletes an item; it vanishes from every read. NOT_FOUND when there is no such item.',
     authScopes: { admin: true },
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (_root, args, ctx) => deleteItem(await asAdmin(ctx), args.id),
+    resolve: (_root, args, ctx) => deleteItem(ctx, args.id),
   }),
 }));

@@ -2,19 +2,20 @@
 import { notFound } from '../errors/app-error.ts';
 import type { RestRequest, RestRoute } from '../http/rest-route.ts';
 import { INT32_MAX } from '../validation/rules.ts';
-import { createItemInput, listItemsInput } from './item.schema.ts';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
 
 /** The Item shape of contract §4, as a selection with REST names. */
 export const REST_ITEM_FIELDS = /* GraphQL */ `
-  id name category_id: categoryId category { id name } price stock
+  id name description category_id: categoryId category { id name } price stock
   skus { id sku_code: skuCode specs price stock }
   images { id url sort_order: sortOrder }
   created_at: createdAt updated_at: updatedAt`;
 
 /** A path id; anything that cannot be an item id is simply not found (contract §4.2). */
 function itemIdOf(req: RestRequest): { id: number } {
-  const id = Number(req.params.id);
-  if (!/^[1-9]\d{0,9}$/.test(req.params.id) || id > INT32_MAX) throw notFound('item');
+  const raw = req.params.id ?? '';
+  const id = Number(raw);
+  if (!/^[1-9]\d{0,9}$/.test(raw) || id > INT32_MAX) throw notFound('item');
   return { id };
 }
 
@@ -22,17 +23,26 @@ export const itemRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/api/v1/items',
-    summary: 'List items, newest first (filter by category, including sub-categories, and by keyword)',
+    summary:
+      'List items (newest first, or by price or name); filter by category (with sub-categories), keyword, price range, stock',
     tag: 'Catalogue',
     document: /* GraphQL */ `
-      query RestItems($page: Int, $limit: Int, $categoryId: Int, $keyword: String) {
-        items(page: $page, limit: $limit, categoryId: $categoryId, keyword: $keyword) {
+      query RestItems(
+        $page: Int, $limit: Int, $categoryId: Int, $keyword: String,
+        $sort: ItemSort, $minPrice: Money, $maxPrice: Money, $inStock: Boolean
+      ) {
+        items(
+          page: $page, limit: $limit, categoryId: $categoryId, keyword: $keyword,
+          sort: $sort, minPrice: $minPrice, maxPrice: $maxPrice, inStock: $inStock
+        ) {
           items { ${REST_ITEM_FIELDS} }
           page limit total total_pages: totalPages
         }
       }`,
-    input: { from: 'query', schema: listItemsInput },
+    input: { from: 'query' },
     result: 'items',
+    catalog: true,
+    example: { query: { page: 1, limit: 5 } },
   },
   {
     method: 'GET',
@@ -45,23 +55,38 @@ export const itemRoutes: RestRoute[] = [
       }`,
     variables: itemIdOf,
     result: 'item',
+    catalog: true,
     errors: ['NOT_FOUND'],
+    example: { params: { id: 1 } },
   },
   {
     method: 'POST',
     path: '/admin/api/items',
     summary: 'Create an item with its SKUs and images (admin; optional Idempotency-Key header)',
     tag: 'Catalogue administration',
-    realm: 'admin',
     document: /* GraphQL */ `
       mutation RestCreateItem($input: CreateItemInput!, $idempotencyKey: String) {
         createItem(input: $input, idempotencyKey: $idempotencyKey) { ${REST_ITEM_FIELDS} }
       }`,
-    input: { from: 'body', schema: createItemInput, variable: 'input' },
+    input: { from: 'body', variable: 'input' },
     variables: (req) => ({ idempotencyKey: req.header('idempotency-key') ?? null }),
     result: 'createItem',
     status: 201,
-    headers: (item: { id: number }) => ({ Location: `/api/v1/items/${item.id}` }),
+    headers: (item) => ({ Location: `/api/v1/items/${item.id}` }),
     errors: ['IDEMPOTENCY_CONFLICT'],
+    requestHeaders: [IDEMPOTENCY_KEY_HEADER],
+    successHeaders: { Location: { description: 'The new item: `/api/v1/items/{id}`.', schema: { type: 'string' } } },
+    example: {
+      // Category 3 is "Boots" in the demo catalogue.
+      body: {
+        name: 'Trail boot',
+        category_id: 3,
+        price: '129.00',
+        stock: 40,
+        skus: [{ sku_code: 'BOOT-42', specs: { size: '42' }, stock: 10 }],
+        images: ['https://cdn.example.com/boot.jpg'],
+      },
+      description: 'The created item (or, for a replayed Idempotency-Key, the item the first request created).',
+    },
   },
 ];

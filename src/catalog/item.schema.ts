@@ -1,31 +1,54 @@
 /**
- * Input rules of the catalogue (contract §4.1, §4.4), declared once and shared by GraphQL and REST.
- * Outputs are normalised (trimmed names, canonical money strings, images as objects with their
- * sort order), and parsing an output again yields the same value, because the REST adapter
- * validates first and the resolver validates what it receives once more.
+ * Input rules of the items (contract §4.1, §4.4), declared once: item.graphql.ts attaches them to the
+ * GraphQL inputs and arguments, which REST runs too. Outputs are normalised (trimmed names, canonical
+ * money strings, images as objects with their sort order): what services receive.
  */
 import { z } from 'zod';
 import { money } from '../validation/money.ts';
-import { INT32_MAX, int, intParam, rule, text } from '../validation/rules.ts';
+import { keywordArg, pageArgs } from '../validation/paging.ts';
+import { httpUrl, INT32_MAX, int, isStorableText, rule, text, UNSTORABLE_TEXT } from '../validation/rules.ts';
 
-export const MAX_LIMIT = 100;
+export const nullishToUndefined = <T>(v: T | null | undefined) => v ?? undefined;
 
-const nullishToUndefined = <T>(v: T | null | undefined) => v ?? undefined;
+/** The list orders of contract §8.2; ties are broken by id, newest (highest) first. */
+export const ITEM_SORTS = ['newest', 'price_asc', 'price_desc', 'name_asc'] as const;
+export type ItemSort = (typeof ITEM_SORTS)[number];
 
-export const listItemsInput = z.object({
-  page: intParam(1, INT32_MAX, 'must be an integer >= 1').nullish().transform((v) => v ?? 1),
-  limit: intParam(1, MAX_LIMIT, `must be an integer between 1 and ${MAX_LIMIT}`).nullish().transform((v) => v ?? 20),
-  categoryId: intParam(1, INT32_MAX, 'must be a positive integer').nullish().transform(nullishToUndefined),
-  keyword: text()
-    .trim()
-    .max(100, rule('must be at most 100 characters'))
-    .nullish()
+export const listItemsInput = z
+  .object({
+    ...pageArgs,
+    categoryId: int(1, INT32_MAX, 'must be a positive integer').nullish().transform(nullishToUndefined),
     // An empty keyword means no filter (contract §4.1).
-    .transform((v) => v || undefined),
-});
-export type ListItemsInput = z.output<typeof listItemsInput>;
+    keyword: keywordArg,
+    sort: z
+      .enum(ITEM_SORTS, { error: `must be one of ${ITEM_SORTS.join(', ')}` })
+      .nullish()
+      .transform((v) => v ?? 'newest'),
+    minPrice: money().nullish().transform(nullishToUndefined),
+    maxPrice: money().nullish().transform(nullishToUndefined),
+    // `false` is no filter (contract §8.2), so only `true` is kept.
+    inStock: z
+      .boolean({ error: 'must be true or false' })
+      .nullish()
+      .transform((v) => v === true || undefined),
+  })
+  .superRefine((input, ctx) => {
+    if (input.minPrice !== undefined && input.maxPrice !== undefined && Number(input.minPrice) > Number(input.maxPrice))
+      ctx.addIssue({ code: 'custom', path: ['minPrice'], message: 'must not be greater than the maximum price' });
+  });
+/** The parsed list arguments (optional filters may arrive as null from GraphQL's typing). */
+export type ListItemsInput = Pick<z.output<typeof listItemsInput>, 'page' | 'limit'> & {
+  categoryId?: number | null;
+  keyword?: string | null;
+  sort?: ItemSort | null;
+  minPrice?: string | null;
+  maxPrice?: string | null;
+  inStock?: boolean | null;
+};
 
 const itemName = text().trim().min(1, rule('must not be empty')).max(200, rule('must be at most 200 characters'));
+// Kept as written (no trimming): line breaks and indentation may be part of the text.
+const description = text().max(5000, rule('must be at most 5000 characters'));
 const categoryId = int(1, INT32_MAX, 'must be a positive integer');
 const stock = int(0, INT32_MAX, `must be an integer between 0 and ${INT32_MAX}`);
 
@@ -35,7 +58,11 @@ const specs = z
   .superRefine((o, ctx) => {
     const entries = Object.entries(o);
     if (entries.length > 20) ctx.addIssue({ code: 'custom', message: 'must have at most 20 entries' });
-    else if (entries.some(([, v]) => typeof v !== 'string')) ctx.addIssue({ code: 'custom', message: 'values must be strings' });
+    else if (entries.some(([, v]) => typeof v !== 'string'))
+      ctx.addIssue({ code: 'custom', message: 'values must be strings' });
+    else if (entries.some(([k, v]) => !isStorableText(k) || !isStorableText(v as string))) {
+      ctx.addIssue({ code: 'custom', message: `keys and values ${UNSTORABLE_TEXT}` });
+    }
   })
   .transform((o) => o as Record<string, string>);
 
@@ -52,22 +79,11 @@ const sku = z.object(
   { error: 'must be an object' },
 );
 
-const httpUrl = text()
-  .max(2048, rule('must be at most 2048 characters'))
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
-
 // A bare URL string is read as `{ url }`, so a bad URL is reported on `images[i].url` either way.
 const image = z.preprocess(
   (v) => (typeof v === 'string' ? { url: v } : v),
   z.object(
-    { url: httpUrl, sortOrder: int(0, INT32_MAX, 'must be an integer >= 0').nullish() },
+    { url: httpUrl(), sortOrder: int(0, INT32_MAX, 'must be an integer >= 0').nullish() },
     { error: 'must be a URL string or an object with `url`' },
   ),
 );
@@ -85,7 +101,12 @@ const skus = z
         if (typeof code !== 'string') return;
         const first = seen.get(code);
         if (first === undefined) seen.set(code, i);
-        else ctx.addIssue({ code: 'custom', path: [i, 'skuCode'], message: `must be unique within the item (entry ${first} has the same code)` });
+        else
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'skuCode'],
+            message: `must be unique within the item (entry ${first} has the same code)`,
+          });
       });
     },
     { when: () => true },
@@ -95,16 +116,23 @@ const images = z
   .array(image, { error: (i) => (i.input === undefined ? 'is required' : 'must be an array') })
   .max(20, listRule('must have at most 20 entries'))
   // An image without a sort order keeps its place in the array.
-  .transform((list) =>
-    list.map((entry, i) => ({ url: entry.url, sortOrder: entry.sortOrder ?? i })),
-  );
+  .transform((list) => list.map((entry, i) => ({ url: entry.url, sortOrder: entry.sortOrder ?? i })));
 
-export const createItemInput = z.object({ name: itemName, categoryId, price: money(), stock, skus, images });
+export const createItemInput = z.object({
+  name: itemName,
+  description: description.nullish().transform((v) => v ?? ''),
+  categoryId,
+  price: money(),
+  stock,
+  skus,
+  images,
+});
 export type CreateItemInput = z.output<typeof createItemInput>;
 
 /** Every field optional; `skus` and `images`, when given, replace the item's whole set. */
 export const updateItemInput = z.object({
   name: itemName.optional(),
+  description: description.nullish().transform(nullishToUndefined),
   categoryId: categoryId.optional(),
   price: money().optional(),
   stock: stock.optional(),
@@ -118,10 +146,3 @@ export const idempotencyKey = text()
   .max(255, rule('must be at most 255 characters'))
   .nullish()
   .transform(nullishToUndefined);
-
-export const categoryInput = z.object({
-  name: text().trim().min(1, rule('must not be empty')).max(100, rule('must be at most 100 characters')),
-  parentId: int(1, INT32_MAX, 'must be a positive integer').nullish().transform((v) => v ?? null),
-  sortOrder: int(-INT32_MAX, INT32_MAX, 'must be an integer').nullish().transform((v) => v ?? 0),
-});
-export type CategoryInput = z.output<typeof categoryInput>;

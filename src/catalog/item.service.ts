@@ -1,28 +1,21 @@
 /**
  * The catalogue's item rules: the public list (contract §4.1) and the admin writes (§4.4, §5).
  * Reads go through item.repository.ts (one statement each); writes through Prisma, in transactions.
+ * Inputs arrive parsed (item.schema.ts, attached to the GraphQL inputs).
  */
-import type { Database } from '../db/database.ts';
+import { isForeignKeyViolation } from '../db/prisma-errors.ts';
 import { notFound, validationFailed } from '../errors/app-error.ts';
-import { Prisma } from '../generated/prisma/client.ts';
-import type { ServiceContext } from '../graphql/context.ts';
-import { parseInput } from '../validation/parse-input.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { RequestContext } from '../request-context.ts';
 import { createOnce } from './idempotency.ts';
-import { findItemPage, type ItemWithRelations } from './item.repository.ts';
-import {
-  createItemInput,
-  idempotencyKey as idempotencyKeyRule,
-  listItemsInput,
-  updateItemInput,
-  type CreateItemInput,
-  type ListItemsInput,
-} from './item.schema.ts';
+import { findItemPage, type ItemFilter, type ItemRow } from './item.repository.ts';
+import type { CreateItemInput, ListItemsInput, UpdateItemInput } from './item.schema.ts';
 
 type Tx = Prisma.TransactionClient;
 
 export interface ItemPage {
-  /** The page's items, newest first. */
-  items: ItemWithRelations[];
+  /** The page's items, in the order asked for. */
+  items: ItemRow[];
   page: number;
   limit: number;
   /** Items matching the filters, on every page. */
@@ -34,10 +27,36 @@ export interface ItemPage {
 export const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** One page of the public list; a page past the end is empty, with the right total. */
-export async function listItemPage(db: Database, args: unknown): Promise<ItemPage> {
-  const { page, limit, categoryId, keyword }: ListItemsInput = parseInput(listItemsInput, args);
-  const filter = { categoryId, namePattern: keyword === undefined ? undefined : likePattern(keyword) };
-  const { total, items } = await findItemPage(db.sql, filter, limit, (page - 1) * limit);
+export async function listItemPage(ctx: RequestContext, input: ListItemsInput): Promise<ItemPage> {
+  const { page, limit, categoryId, keyword, sort, minPrice, maxPrice, inStock } = input;
+  const filter: ItemFilter = {
+    categoryId: categoryId ?? undefined,
+    namePattern: keyword ? likePattern(keyword) : undefined,
+    minPrice: minPrice ?? undefined,
+    maxPrice: maxPrice ?? undefined,
+    inStock: inStock ? true : undefined,
+  };
+  // A filter's total is the costly part of a page (a count over every match) and the same on every
+  // page and in every order: it is cached with the catalogue's answers, under the same invalidation.
+  const cache = ctx.services.catalogCache;
+  const totalKey = JSON.stringify([
+    filter.categoryId,
+    filter.namePattern,
+    filter.minPrice,
+    filter.maxPrice,
+    filter.inStock,
+  ]);
+  const generation = cache.generation;
+  const known = cache.total(totalKey);
+  const { total, items } = await findItemPage(
+    ctx.catalogReads,
+    filter,
+    sort ?? 'newest',
+    limit,
+    (page - 1) * limit,
+    known,
+  );
+  if (known === undefined) cache.storeTotal(totalKey, total, generation);
   return { items, page, limit, total, totalPages: Math.ceil(total / limit) };
 }
 
@@ -50,9 +69,7 @@ async function assertCategoryExists(tx: Tx, categoryId: number): Promise<void> {
 }
 
 /** A category deleted between our check and the insert shows up as a foreign-key violation. */
-function asCategoryError(err: unknown): unknown {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2003' ? unknownCategory() : err;
-}
+const asCategoryError = (err: unknown): unknown => (isForeignKeyViolation(err) ? unknownCategory() : err);
 
 const skuRows = (skus: CreateItemInput['skus'], itemPrice: string) =>
   skus.map((s) => ({ skuCode: s.skuCode ?? null, specs: s.specs, price: s.price ?? itemPrice, stock: s.stock }));
@@ -63,6 +80,7 @@ async function insertItem(tx: Tx, input: CreateItemInput): Promise<number> {
   const item = await tx.item.create({
     data: {
       name: input.name,
+      description: input.description,
       categoryId: input.categoryId,
       price: input.price,
       stock: input.stock,
@@ -76,16 +94,17 @@ async function insertItem(tx: Tx, input: CreateItemInput): Promise<number> {
 
 /** Creates an item, its SKUs and images in one transaction; with a key, at most once per admin and key. */
 export async function createItem(
-  ctx: ServiceContext & { actingAdminId: number },
-  args: { input: unknown; idempotencyKey?: unknown },
+  ctx: RequestContext,
+  input: CreateItemInput,
+  idempotencyKey?: string | null,
 ): Promise<number> {
-  const input = parseInput(createItemInput, args.input);
-  const key = parseInput(idempotencyKeyRule, args.idempotencyKey, 'graphql', ['idempotencyKey']);
+  const { adminId } = await ctx.auth.admin();
   try {
-    const id = key
-      ? await createOnce(ctx, key, input, (tx) => insertItem(tx, input))
+    const id = idempotencyKey
+      ? await createOnce(ctx, adminId, idempotencyKey, input, (tx) => insertItem(tx, input))
       : await ctx.db.prisma.$transaction((tx) => insertItem(tx, input));
-    ctx.log.info({ item_id: id, by_admin: ctx.actingAdminId }, 'item created');
+    ctx.services.catalogCache.invalidate();
+    ctx.log.info({ item_id: id, by_admin: adminId }, 'item created');
     return id;
   } catch (err) {
     throw asCategoryError(err);
@@ -93,28 +112,28 @@ export async function createItem(
 }
 
 /** Changes the given fields; `skus` / `images` replace the whole set. One transaction. */
-export async function updateItem(ctx: ServiceContext, args: { id: number; input: unknown }): Promise<number> {
-  const input = parseInput(updateItemInput, args.input);
+export async function updateItem(ctx: RequestContext, id: number, input: UpdateItemInput): Promise<number> {
   try {
     await ctx.db.prisma.$transaction(async (tx) => {
-      const current = await tx.item.findUnique({ where: { id: args.id }, select: { price: true } });
+      const current = await tx.item.findUnique({ where: { id }, select: { price: true } });
       if (!current) throw notFound('item');
       if (input.categoryId !== undefined) await assertCategoryExists(tx, input.categoryId);
       if (input.skus) {
-        await tx.sku.deleteMany({ where: { itemId: args.id } });
+        await tx.sku.deleteMany({ where: { itemId: id } });
         // A SKU without a price takes the item's (new or current) price.
         await tx.sku.createMany({
-          data: skuRows(input.skus, input.price ?? current.price.toFixed(2)).map((s) => ({ ...s, itemId: args.id })),
+          data: skuRows(input.skus, input.price ?? current.price.toFixed(2)).map((s) => ({ ...s, itemId: id })),
         });
       }
       if (input.images) {
-        await tx.itemImage.deleteMany({ where: { itemId: args.id } });
-        await tx.itemImage.createMany({ data: input.images.map((m) => ({ ...m, itemId: args.id })) });
+        await tx.itemImage.deleteMany({ where: { itemId: id } });
+        await tx.itemImage.createMany({ data: input.images.map((m) => ({ ...m, itemId: id })) });
       }
       await tx.item.update({
-        where: { id: args.id },
+        where: { id },
         data: {
           name: input.name,
+          description: input.description,
           categoryId: input.categoryId,
           price: input.price,
           stock: input.stock,
@@ -125,14 +144,16 @@ export async function updateItem(ctx: ServiceContext, args: { id: number; input:
   } catch (err) {
     throw asCategoryError(err);
   }
-  ctx.log.info({ item_id: args.id, by_admin: ctx.actingAdminId }, 'item updated');
-  return args.id;
+  ctx.services.catalogCache.invalidate();
+  ctx.log.info({ item_id: id, by_admin: await ctx.auth.actingAdminId() }, 'item updated');
+  return id;
 }
 
 /** Deletes an item with its SKUs and images (they cascade); it vanishes from every read. */
-export async function deleteItem(ctx: ServiceContext, id: number): Promise<true> {
+export async function deleteItem(ctx: RequestContext, id: number): Promise<true> {
   const { count } = await ctx.db.prisma.item.deleteMany({ where: { id } });
   if (count === 0) throw notFound('item');
-  ctx.log.info({ item_id: id, by_admin: ctx.actingAdminId }, 'item deleted');
+  ctx.services.catalogCache.invalidate();
+  ctx.log.info({ item_id: id, by_admin: await ctx.auth.actingAdminId() }, 'item deleted');
   return true;
 }

@@ -2,6 +2,7 @@
  * The service's configuration: the only reader of `process.env` (contract §6).
  * `loadConfig` returns a frozen, typed object or throws a `ConfigError` naming every bad variable.
  */
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -16,7 +17,13 @@ const seconds = (def: number) =>
     .string()
     .regex(/^\d+$/, 'must be a whole number of seconds')
     .transform(Number)
-    .pipe(z.number().int().positive('must be at least 1').max(10 * 365 * 86400))
+    .pipe(
+      z
+        .number()
+        .int()
+        .positive('must be at least 1')
+        .max(10 * 365 * 86400),
+    )
     .default(def);
 const count = (def: number) =>
   z
@@ -28,10 +35,48 @@ const count = (def: number) =>
 /** Comma-separated secrets: sign with the first, verify with any (rotation). */
 const secretList = z
   .string()
-  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().min(32, 'each secret must be at least 32 bytes')).min(1, 'must hold at least one secret'))
   .optional();
 const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
+const milliseconds = (def: number, min: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of milliseconds')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(3_600_000))
+    .default(def);
+/** `*`, or comma-separated origins (`https://shop.example.com`), each exactly as a browser sends it. */
+const corsOrigins = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z
+        .string()
+        .refine((o) => o === '*' || isOrigin(o), 'each entry must be * or an origin such as https://shop.example.com'),
+    ),
+  )
+  .optional();
+
+function isOrigin(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -61,27 +106,95 @@ const envSchema = z.object({
   WX_APPID: z.string().min(1).optional(),
   WX_SECRET: z.string().min(1).optional(),
   WX_API_BASE: httpUrl.default('https://api.weixin.qq.com'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
   ADMIN_USERNAME: z.string().min(3, 'must be 3..64 characters').max(64, 'must be 3..64 characters').optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(1024).optional(),
   SEED_DEMO: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z.string().min(1).optional(),
+  LOG_FORMAT: z.enum(['pretty', 'json'], { message: 'must be pretty or json' }).optional(),
+  METRICS_PORT: z
+    .string()
+    .regex(/^\d+$/, 'must be a port number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be a port number').max(65535, 'must be a port number'))
+    .optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_CONNECT_TIMEOUT: milliseconds(30_000, 0),
+  TRUST_PROXY: z
+    .string()
+    .min(1)
+    // `true` trusts every hop, so a client could choose its own IP with X-Forwarded-For and walk
+    // around every per-IP limit (contract §7.2).
+    .refine(
+      (v) => v !== 'true',
+      "true would let clients choose their IP; give a hop count (1) or the proxies' addresses",
+    )
+    .optional(),
   GRAPHIQL: bool.optional(),
+  GRAPHQL_INTROSPECTION: bool.optional(),
+  GRAPHQL_MAX_COST: count(5000),
+  CORS_ORIGINS: corsOrigins,
+  WX_LOGIN_IP_PER_MINUTE: count(30),
+  REGISTER_IP_PER_HOUR: count(20),
+  DATABASE_STATEMENT_TIMEOUT: milliseconds(5000, 100),
+  DATABASE_POOL_SIZE: count(10),
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, 'each entry must be a postgresql:// URL')))
+    .optional(),
+  CATALOG_CACHE_MB: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of megabytes (0 turns the cache off)')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(65_536))
+    .default(64),
+  CATALOG_MAX_AGE: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of seconds')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(31_536_000))
+    .default(0),
+  WORKERS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of processes')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1').max(256))
+    .optional(),
 });
 
 type Env = z.infer<typeof envSchema>;
 
-function buildConfig(env: Env) {
+function buildConfig(env: Env, terminal: boolean) {
   const production = env.NODE_ENV === 'production';
   return {
     env: env.NODE_ENV,
     production,
     port: env.PORT,
     host: env.HOST,
-    database: env.DATABASE_URL
-      ? ({ kind: 'postgres', url: env.DATABASE_URL } as const)
-      : ({ kind: 'pglite' } as const),
+    database: env.DATABASE_URL ? ({ kind: 'postgres', url: env.DATABASE_URL } as const) : ({ kind: 'pglite' } as const),
+    /** Per-statement limit: a statement still running after it fails and its connection is discarded. */
+    statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT,
+    /** Connections per process to PostgreSQL. */
+    poolSize: env.DATABASE_POOL_SIZE,
+    /** Catalogue reads go to these replicas in turn (writes and read-backs of writes to the primary). */
+    replicaUrls: env.DATABASE_REPLICA_URLS ?? [],
+    catalog: {
+      /** Bytes of catalogue answers cached per process; 0 turns the cache off. */
+      cacheBytes: env.CATALOG_CACHE_MB * 1024 * 1024,
+      /** `Cache-Control: public, max-age=N` on catalogue answers; 0 means `no-cache` (revalidate with the ETag). */
+      maxAgeSeconds: env.CATALOG_MAX_AGE,
+    },
+    /** Serving processes (node:cluster); the embedded database allows one. */
+    workers: env.WORKERS ?? (env.DATABASE_URL ? availableParallelism() : 1),
     dataDir: env.DATA_DIR,
     jwt: {
       /** Undefined until resolved: generated into the data directory in development. */
@@ -98,6 +211,9 @@ function buildConfig(env: Env) {
       ipPerMinute: env.LOGIN_IP_PER_MINUTE,
       usernameFailuresPerHour: env.LOGIN_USERNAME_MAX_FAILURES_PER_HOUR,
       maxConcurrentHashes: env.LOGIN_MAX_CONCURRENT_HASHES,
+      wxIpPerMinute: env.WX_LOGIN_IP_PER_MINUTE,
+      /** Sign-ups per client IP per hour (contract §8.1). */
+      registerIpPerHour: env.REGISTER_IP_PER_HOUR,
     },
     wx: { appId: env.WX_APPID, secret: env.WX_SECRET, apiBase: env.WX_API_BASE.replace(/\/+$/, '') },
     redisUrl: env.REDIS_URL,
@@ -105,23 +221,44 @@ function buildConfig(env: Env) {
     bootstrapAdmin: { username: env.ADMIN_USERNAME ?? 'admin', password: env.ADMIN_PASSWORD },
     seedDemo: env.SEED_DEMO ?? !production,
     logLevel: env.LOG_LEVEL,
+    /** `pretty` for a developer's terminal, JSON lines for everything else (files, collectors). */
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' && terminal ? 'pretty' : 'json'),
+    metrics: {
+      /** `/metrics` on the main port: development and tests only (production: `port` alone). */
+      onMainPort: !production,
+      /** A listener of its own for `/metrics`, e.g. reachable only from the host's scraper. */
+      port: env.METRICS_PORT,
+      host: env.METRICS_HOST,
+    },
+    /** How long start-up waits for an unreachable PostgreSQL (a container starting before its database). */
+    databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     graphiql: env.GRAPHIQL ?? !production,
+    introspection: env.GRAPHQL_INTROSPECTION ?? !production,
+    /** The most a GraphQL operation may cost (contract §7.2: page sizes multiply). */
+    graphqlMaxCost: env.GRAPHQL_MAX_COST,
+    /** Origins whose pages may call the API; `['*']` admits every origin. */
+    corsOrigins: env.CORS_ORIGINS ?? (production ? [] : ['*']),
   };
 }
 
 export type Config = Readonly<ReturnType<typeof buildConfig>>;
 
-/** Express' `trust proxy` setting: a hop count, a boolean, or a list of addresses/subnets. */
+/** Express' `trust proxy` setting: a hop count, or a list of addresses/subnets (never `true`). */
 function parseTrustProxy(v: string | undefined): boolean | number | string {
   if (v === undefined || v === 'false') return false;
-  if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
   return v;
 }
 
-/** Reads and validates the environment; throws `ConfigError` listing each bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * Reads and validates the environment; throws `ConfigError` listing each bad variable. `terminal`:
+ * stdout is a terminal (the default log format depends on it).
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  terminal = Boolean(process.stdout.isTTY),
+): Config {
   // Empty strings mean "unset", as in most deployment tools' env files.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
@@ -129,7 +266,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
-  const config = buildConfig(parsed.data);
+  const config = buildConfig(parsed.data, terminal);
   const problems = crossCheck(config);
   if (problems.length) throw new ConfigError(`Invalid environment:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return deepFreeze(config);
@@ -144,6 +281,15 @@ function crossCheck(c: ReturnType<typeof buildConfig>): string[] {
   const shared = c.jwt.customerSecrets?.filter((s) => c.jwt.adminSecrets?.includes(s)) ?? [];
   if (shared.length && c.production) {
     problems.push('ADMIN_JWT_SECRET: must differ from CUSTOMER_JWT_SECRET');
+  }
+  if (c.database.kind === 'pglite' && c.replicaUrls.length) {
+    problems.push('DATABASE_REPLICA_URLS: replicas need DATABASE_URL (the embedded database has none)');
+  }
+  if (c.database.kind === 'pglite' && c.workers > 1) {
+    problems.push('WORKERS: the embedded database belongs to one process; set DATABASE_URL to run several workers');
+  }
+  if (c.metrics.port !== undefined && c.metrics.port === c.port) {
+    problems.push('METRICS_PORT: must differ from PORT');
   }
   if (Boolean(c.wx.appId) !== Boolean(c.wx.secret)) {
     problems.push(`${c.wx.appId ? 'WX_SECRET' : 'WX_APPID'}: WX_APPID and WX_SECRET must be set together`);

@@ -6,20 +6,36 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
-import { PrismaClient } from '../generated/prisma/client.ts';
+import { PrismaClient, type Prisma as PrismaNamespace } from '../generated/prisma/client.ts';
+import type { PoolUsage } from '../observability/metrics.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { listenPostgres, type NotificationHandlers } from './pg-listen.ts';
+
+export type { NotificationHandlers } from './pg-listen.ts';
+
+import { openPgPools } from './pg-pool.ts';
 
 export type Prisma = PrismaClient;
 
-/** Raw SQL access beside Prisma, for what Prisma cannot express (migrations, bulk seeds, health). */
-export interface SqlDriver {
+/**
+ * Reads in raw SQL: the catalogue's one-statement reads, the probes. Bounded by the statement timeout.
+ */
+export interface SqlReader {
   readonly kind: 'pglite' | 'postgres';
+  /** Runs one parameterised statement and returns its rows. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+}
+
+/**
+ * Raw SQL access beside Prisma, for what Prisma cannot express (migrations, bulk seeds, health).
+ * On PostgreSQL, `query` has the statement timeout of request traffic; the script and lock methods
+ * are for start-up and maintenance and have none (a migration may rightly take long).
+ */
+export interface SqlDriver extends SqlReader {
   /** Runs a script of one or more statements without parameters. */
   exec(script: string): Promise<void>;
   /** Runs a script atomically: all of its statements commit, or none do. */
   execInTransaction(script: string): Promise<void>;
-  /** Runs one parameterised statement and returns its rows. */
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs `fn` holding a database-wide lock, so concurrent starts migrate one at a time. */
   withLock<T>(fn: () => Promise<T>): Promise<T>;
 }
@@ -27,9 +43,54 @@ export interface SqlDriver {
 export interface Database {
   readonly prisma: Prisma;
   readonly sql: SqlDriver;
+  /**
+   * Where catalogue reads go: the replicas of DATABASE_REPLICA_URLS in turn, or the primary. Never for
+   * a read that must see the request's own write (read those through `sql`).
+   */
+  readonly reads: SqlReader;
+  /** Listens on a notification channel (PostgreSQL LISTEN); resolves with the function that stops. */
+  listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
   /** Statements sent so far, by Prisma and raw SQL alike (diagnostics; tests count a page's queries). */
   statementCount(): number;
+  /** Connections held and callers waiting, per pool (none on the embedded database: it has no pool). */
+  poolUsage(): PoolUsage[];
+  /** Calls `observer` with the duration of every statement from now on, and the pool it ran on (metrics). */
+  observeStatements(observer: StatementObserver): void;
+  /**
+   * True when the request pool's latest statement succeeded within the last `ms` (and none failed since):
+   * evidence that the database answers, without sending a probe to wait behind a busy pool.
+   */
+  answeredWithin(ms: number): boolean;
   close(): Promise<void>;
+}
+
+export type StatementObserver = (seconds: number, pool: string) => void;
+
+/** Pools whose outcomes say whether the database serves requests (not the maintenance pool, not replicas). */
+const REQUEST_POOLS = new Set(['primary', 'embedded']);
+
+/** The observers of one database's statements (empty until metrics subscribe), and its latest outcome. */
+class StatementObservers {
+  readonly #observers: StatementObserver[] = [];
+  #lastOk = Number.NEGATIVE_INFINITY;
+  #lastFailed = Number.NEGATIVE_INFINITY;
+  add(observer: StatementObserver): void {
+    this.#observers.push(observer);
+  }
+  emit(seconds: number, pool: string, ok: boolean): void {
+    if (REQUEST_POOLS.has(pool)) {
+      if (ok) this.#lastOk = performance.now();
+      else this.#lastFailed = performance.now();
+    }
+    for (const observe of this.#observers) observe(seconds, pool);
+  }
+  /** A request that could not even reach the database (no connection): as telling as a failed statement. */
+  unreachable(): void {
+    this.#lastFailed = performance.now();
+  }
+  answeredWithin(ms: number): boolean {
+    return this.#lastOk > this.#lastFailed && performance.now() - this.#lastOk < ms;
+  }
 }
 
 /** Counts calls of `obj[method]` into `counter`, leaving the method's behaviour untouched. */
@@ -41,28 +102,90 @@ function countCalls<T extends object, K extends keyof T>(obj: T, method: K, coun
   };
 }
 
+/** Reports the duration of each (promise-returning) call of `obj[method]` to `observe`. */
+function timeCalls<T extends object, K extends keyof T>(
+  obj: T,
+  method: K,
+  observe: (seconds: number, ok: boolean) => void,
+): void {
+  const original = obj[method] as unknown as (...args: unknown[]) => unknown;
+  (obj as Record<K, unknown>)[method] = function (this: unknown, ...args: unknown[]) {
+    const started = performance.now();
+    const done = (ok: boolean) => observe((performance.now() - started) / 1000, ok);
+    const result = original.apply(this, args);
+    if (result instanceof Promise)
+      result.then(
+        () => done(true),
+        () => done(false),
+      );
+    return result;
+  };
+}
+
+/** A Database over a driver: Prisma on `adapter`, raw SQL beside it, closed Prisma first, then `closeDriver`. */
+interface DriverParts {
+  /** Prisma's driver adapter, made when Prisma is first used. */
+  adapter: () => PrismaNamespace.PrismaClientOptionsWithAdapter['adapter'];
+  sql: SqlDriver;
+  reads: SqlReader;
+  listen: Database['listen'];
+  statements: { n: number };
+  observers: StatementObservers;
+  poolUsage: () => PoolUsage[];
+  closeDriver: () => Promise<void>;
+}
+
+/**
+ * A Database over a driver. Prisma's client is made on first use: a worker that only serves catalogue
+ * reads (raw SQL) never pays for it. Closing ends Prisma first, then the driver.
+ */
+function assemble(parts: DriverParts): Database {
+  let prisma: PrismaClient | undefined;
+  return {
+    get prisma() {
+      return (prisma ??= new PrismaClient({ adapter: parts.adapter() }));
+    },
+    sql: parts.sql,
+    reads: parts.reads,
+    listen: parts.listen,
+    statementCount: () => parts.statements.n,
+    poolUsage: parts.poolUsage,
+    observeStatements: (observer) => parts.observers.add(observer),
+    answeredWithin: (ms) => parts.observers.answeredWithin(ms),
+    close: async () => {
+      await prisma?.$disconnect();
+      await parts.closeDriver();
+    },
+  };
+}
+
 export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir?: string } // dataDir undefined → in memory (tests)
-  | { kind: 'postgres'; url: string; poolSize?: number };
+  // dataDir undefined → in memory (tests); `role` names the process in the data directory's lock.
+  | { kind: 'pglite'; dataDir?: string; role?: string }
+  | { kind: 'postgres'; url: string; poolSize?: number; statementTimeoutMs?: number; replicaUrls?: readonly string[] };
 
 // The key `prisma migrate deploy` takes, so our runner and Prisma's CLI exclude each other.
 const MIGRATION_LOCK_KEY = 72707369;
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url, target.poolSize);
+  return target.kind === 'pglite' ? openPglite(target.dataDir, target.role) : openPostgres(target);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, role = 'server'): Promise<Database> {
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  // Before anything is opened or written: a second process on the same files stops here (§7.7).
+  const lock = dataDir ? await lockDataDir(dataDir, role) : undefined;
   // Loaded only when used: the embedded engine adds ~45 MB to a process that talks to PostgreSQL.
   const [{ PGlite }, { pg_trgm }, { PrismaPGlite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
     import('pglite-prisma-adapter'),
   ]);
-  if (dataDir) await mkdir(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir ? join(dataDir, 'pglite') : 'memory://', { extensions: { pg_trgm } });
   const statements = { n: 0 };
   countCalls(db, 'query', statements);
+  const observers = new StatementObservers();
+  timeCalls(db, 'query', (seconds, ok) => observers.emit(seconds, 'embedded', ok));
   const sql: SqlDriver = {
     kind: 'pglite',
     exec: async (script) => void (await db.exec(script)),
@@ -71,30 +194,47 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     // PGlite is a single in-process connection: nothing else can migrate at the same time.
     withLock: (fn) => fn(),
   };
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
-  return {
-    prisma,
+  return assemble({
+    adapter: () => new PrismaPGlite(db),
     sql,
-    statementCount: () => statements.n,
-    close: async () => {
-      await prisma.$disconnect();
-      await db.close();
+    reads: sql,
+    // In-process: a notification cannot be lost, so the channel is always healthy.
+    listen: async (channel, handlers) => {
+      const stop = await db.listen(channel, handlers.onNotify);
+      handlers.onHealth(true);
+      return stop;
     },
-  };
+    statements,
+    observers,
+    poolUsage: () => [],
+    closeDriver: async () => {
+      await db.close();
+      await lock?.release();
+    },
+  });
 }
 
-async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
-  // An idle client losing its connection (database restart) must not crash the process.
-  pool.on('error', () => {});
+/**
+ * PostgreSQL through `pg` pools that a silent database cannot hang (see pg-pool.ts): requests use
+ * the bounded pool, start-up scripts the unbounded maintenance pool.
+ */
+async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<Database> {
+  const observers = new StatementObservers();
+  const { pool, maintenance, close } = openPgPools({
+    url: target.url,
+    poolSize: target.poolSize ?? 10,
+    statementTimeoutMs: target.statementTimeoutMs ?? 5000,
+    onStatement: (seconds, which, ok) => observers.emit(seconds, which === 'requests' ? 'primary' : which, ok),
+    onConnectFailed: () => observers.unreachable(),
+  });
   const statements = { n: 0 };
-  pool.on('connect', (client) => countCalls(client, 'query', statements));
+  for (const p of [pool, maintenance]) p.on('connect', (client) => countCalls(client, 'query', statements));
   const sql: SqlDriver = {
     kind: 'postgres',
-    exec: async (script) => void (await pool.query(script)),
+    exec: async (script) => void (await maintenance.query(script)),
     execInTransaction: async (script) => {
       // One client for BEGIN … COMMIT/ROLLBACK: a pooled query could land on another connection.
-      const client = await pool.connect();
+      const client = await maintenance.connect();
       try {
         await client.query('BEGIN');
         await client.query(script);
@@ -108,7 +248,7 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
     },
     query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
     withLock: async (fn) => {
-      const client = await pool.connect();
+      const client = await maintenance.connect();
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         try {
@@ -121,14 +261,45 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
       }
     },
   };
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  return {
-    prisma,
+  const replicas = (target.replicaUrls ?? []).map((url, i) =>
+    openPgPools({
+      url,
+      poolSize: target.poolSize ?? 10,
+      statementTimeoutMs: target.statementTimeoutMs ?? 5000,
+      onStatement: (seconds, _which, ok) => observers.emit(seconds, `replica-${i + 1}`, ok),
+    }),
+  );
+  const usage = (name: string, p: typeof pool): PoolUsage => ({
+    pool: name,
+    total: p.totalCount,
+    idle: p.idleCount,
+    waiting: p.waitingCount,
+  });
+  let next = 0;
+  const reads: SqlReader = replicas.length
+    ? {
+        kind: 'postgres',
+        query: async <T>(text: string, params?: unknown[]) => {
+          const replica = replicas[next++ % replicas.length]!;
+          return (await replica.pool.query(text, params)).rows as T[];
+        },
+      }
+    : sql;
+  return assemble({
+    adapter: () => new PrismaPg(pool),
     sql,
-    statementCount: () => statements.n,
-    close: async () => {
-      await prisma.$disconnect();
-      await pool.end();
+    reads,
+    listen: (channel, handlers) => listenPostgres(target.url, channel, handlers),
+    statements,
+    observers,
+    poolUsage: () => [
+      usage('primary', pool),
+      usage('maintenance', maintenance),
+      ...replicas.map((r, i) => usage(`replica-${i + 1}`, r.pool)),
+    ],
+    // Bounded (pg-pool.ts): SIGTERM must be able to exit while the database is silent.
+    closeDriver: async () => {
+      await Promise.all([close(), ...replicas.map((r) => r.close())]);
     },
-  };
+  });
 }

@@ -18,8 +18,23 @@ const TREE: Array<{ name: string; children: Array<{ name: string; items: DemoIte
       {
         name: 'Running',
         items: [
-          { name: 'Trail runner GTX', price: '129.00', variants: [['BLK-42', { color: 'black', size: '42' }, null, 12], ['BLK-43', { color: 'black', size: '43' }, null, 8], ['ORG-42', { color: 'orange', size: '42' }, '134.00', 5]] },
-          { name: 'Road racer 2', price: '99.90', variants: [['WHT-41', { color: 'white', size: '41' }, null, 20], ['WHT-44', { color: 'white', size: '44' }, null, 4]] },
+          {
+            name: 'Trail runner GTX',
+            price: '129.00',
+            variants: [
+              ['BLK-42', { color: 'black', size: '42' }, null, 12],
+              ['BLK-43', { color: 'black', size: '43' }, null, 8],
+              ['ORG-42', { color: 'orange', size: '42' }, '134.00', 5],
+            ],
+          },
+          {
+            name: 'Road racer 2',
+            price: '99.90',
+            variants: [
+              ['WHT-41', { color: 'white', size: '41' }, null, 20],
+              ['WHT-44', { color: 'white', size: '44' }, null, 4],
+            ],
+          },
           { name: '轻量跑鞋 Air', price: '459.00', variants: [['GRY-40', { color: '灰色', size: '40' }, null, 15]] },
           { name: 'Recovery slide', price: '29.90', variants: [['ONE', { size: 'one size' }, null, 60]] },
         ],
@@ -27,8 +42,22 @@ const TREE: Array<{ name: string; children: Array<{ name: string; items: DemoIte
       {
         name: 'Boots',
         items: [
-          { name: 'Trail boot', price: '19.90', variants: [['RED-42', { color: 'red', size: '42' }, null, 10], ['RED-43', { color: 'red', size: '43' }, null, 30]] },
-          { name: 'Winter hiker', price: '189.00', variants: [['BRN-42', { color: 'brown', size: '42' }, null, 6], ['BRN-45', { color: 'brown', size: '45' }, '199.00', 2]] },
+          {
+            name: 'Trail boot',
+            price: '19.90',
+            variants: [
+              ['RED-42', { color: 'red', size: '42' }, null, 10],
+              ['RED-43', { color: 'red', size: '43' }, null, 30],
+            ],
+          },
+          {
+            name: 'Winter hiker',
+            price: '189.00',
+            variants: [
+              ['BRN-42', { color: 'brown', size: '42' }, null, 6],
+              ['BRN-45', { color: 'brown', size: '45' }, '199.00', 2],
+            ],
+          },
           { name: '真皮马丁靴', price: '699.00', variants: [['BLK-39', { color: '黑色', size: '39' }, null, 7]] },
         ],
       },
@@ -40,25 +69,61 @@ const TREE: Array<{ name: string; children: Array<{ name: string; items: DemoIte
       {
         name: 'Jackets',
         items: [
-          { name: 'Rain shell 100%', price: '149.00', variants: [['S', { size: 'S' }, null, 9], ['M', { size: 'M' }, null, 14], ['L', { size: 'L' }, null, 11]] },
+          {
+            name: 'Rain shell 100%',
+            price: '149.00',
+            variants: [
+              ['S', { size: 'S' }, null, 9],
+              ['M', { size: 'M' }, null, 14],
+              ['L', { size: 'L' }, null, 11],
+            ],
+          },
           { name: 'Down parka', price: '259.00', variants: [['NVY-M', { color: 'navy', size: 'M' }, null, 5]] },
-          { name: '羽绒服 超轻', price: '899.00', variants: [['M', { size: 'M' }, null, 8], ['L', { size: 'L' }, null, 3]] },
+          {
+            name: '羽绒服 超轻',
+            price: '899.00',
+            variants: [
+              ['M', { size: 'M' }, null, 8],
+              ['L', { size: 'L' }, null, 3],
+            ],
+          },
           { name: 'Fleece mid_layer', price: '59.00', variants: [['GRN-M', { color: 'green', size: 'M' }, null, 25]] },
         ],
       },
       {
         name: 'T-shirts',
         items: [
-          { name: 'Merino tee', price: '49.00', variants: [['S', { size: 'S' }, null, 30], ['M', { size: 'M' }, null, 40]] },
+          {
+            name: 'Merino tee',
+            price: '49.00',
+            variants: [
+              ['S', { size: 'S' }, null, 30],
+              ['M', { size: 'M' }, null, 40],
+            ],
+          },
           { name: 'Cotton crew 3-pack', price: '24.99', variants: [['M', { size: 'M' }, null, 100]] },
           { name: '纯棉短袖T恤', price: '79.00', variants: [['WHT-L', { color: '白色', size: 'L' }, null, 50]] },
-          { name: 'Running singlet', price: '19.00', variants: [['XS', { size: 'XS' }, null, 0], ['M', { size: 'M' }, null, 12]] },
+          {
+            name: 'Running singlet',
+            price: '19.00',
+            variants: [
+              ['XS', { size: 'XS' }, null, 0],
+              ['M', { size: 'M' }, null, 12],
+            ],
+          },
         ],
       },
       {
         name: 'Socks',
         items: [
-          { name: 'Wool hiking socks', price: '14.50', variants: [['M', { size: '39-42' }, null, 80], ['L', { size: '43-46' }, null, 70]] },
+          {
+            name: 'Wool hiking socks',
+            price: '14.50',
+            variants: [
+              ['M', { size: '39-42' }, null, 80],
+              ['L', { size: '43-46' }, null, 70],
+            ],
+          },
           { name: '运动袜 五双装', price: '39.00', variants: [['ONE', { size: '均码' }, null, 200]] },
         ],
       },
@@ -78,8 +143,22 @@ const TREE: Array<{ name: string; children: Array<{ name: string; items: DemoIte
       {
         name: 'Backpacks',
         items: [
-          { name: 'Daypack 22L', price: '79.00', variants: [['BLU', { color: 'blue' }, null, 18], ['BLK', { color: 'black' }, null, 22]] },
-          { name: 'Trekking pack 55L', price: '219.00', variants: [['M', { torso: 'M' }, null, 7], ['L', { torso: 'L' }, null, 5]] },
+          {
+            name: 'Daypack 22L',
+            price: '79.00',
+            variants: [
+              ['BLU', { color: 'blue' }, null, 18],
+              ['BLK', { color: 'black' }, null, 22],
+            ],
+          },
+          {
+            name: 'Trekking pack 55L',
+            price: '219.00',
+            variants: [
+              ['M', { torso: 'M' }, null, 7],
+              ['L', { torso: 'L' }, null, 5],
+            ],
+          },
           { name: '登山包 40升', price: '399.00', variants: [['RED', { color: '红色' }, null, 9]] },
         ],
       },
@@ -99,7 +178,14 @@ const TREE: Array<{ name: string; children: Array<{ name: string; items: DemoIte
       {
         name: '耳机',
         items: [
-          { name: '蓝牙耳机 Pro', price: '1499.00', variants: [['WHT', { color: '白色' }, null, 20], ['BLK', { color: '黑色' }, null, 15]] },
+          {
+            name: '蓝牙耳机 Pro',
+            price: '1499.00',
+            variants: [
+              ['WHT', { color: '白色' }, null, 20],
+              ['BLK', { color: '黑色' }, null, 15],
+            ],
+          },
           { name: 'Sport earbuds', price: '89.00', variants: [['BLK', { color: 'black' }, null, 40]] },
         ],
       },
@@ -115,7 +201,10 @@ const TREE: Array<{ name: string; children: Array<{ name: string; items: DemoIte
 ];
 
 const slug = (s: string) =>
-  s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'item';
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'item';
 
 /** Seeds the demo catalogue in one transaction when there are no categories yet. Returns items created. */
 export async function seedDemoCatalog(prisma: Prisma, now = new Date()): Promise<number> {

@@ -11,11 +11,12 @@ import { fileURLToPath } from 'node:url';
 import type { SqlDriver } from './database.ts';
 
 /** prisma/migrations of the project this module runs from (as source under src/, or bundled in dist/). */
-export const MIGRATIONS_DIR = findUp(dirname(fileURLToPath(import.meta.url)), join('prisma', 'migrations'));
+export const migrationsDir = (): string =>
+  findUp(dirname(fileURLToPath(import.meta.url)), join('prisma', 'migrations'));
 
 function findUp(from: string, relative: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, relative))) return join(dir, relative) + '/';
+    if (existsSync(join(dir, relative))) return `${join(dir, relative)}/`;
     if (dirname(dir) === dir) throw new Error(`${relative} not found above ${from}`);
   }
 }
@@ -43,9 +44,12 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 );`;
 
 /** Reads the migration folders in name order, as Prisma does. */
-export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+export async function readMigrations(dir = migrationsDir()): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const script = await readFile(join(dir, name, 'migration.sql'), 'utf8');

@@ -2,18 +2,25 @@
  * Everything that happens to the database before the service takes traffic: migrations, the
  * bootstrap admin, and (development) the demo catalogue on an empty database.
  */
+
+import { type BootstrapResult, ensureBootstrapAdmin } from '../accounts/bootstrap-admin.ts';
 import type { Config } from '../config/config.ts';
 import type { Logger } from '../logger.ts';
-import { ensureBootstrapAdmin, type BootstrapResult } from '../accounts/bootstrap-admin.ts';
 import type { Database, DatabaseTarget } from './database.ts';
 import { seedDemoCatalog } from './demo-catalog.ts';
 import { applyMigrations, readMigrations } from './migrate.ts';
 
-/** The database the configuration names. */
-export function databaseTarget(config: Config): DatabaseTarget {
+/** The database the configuration names; `role` says who opens it (the embedded database's lock). */
+export function databaseTarget(config: Config, role = 'server'): DatabaseTarget {
   return config.database.kind === 'postgres'
-    ? { kind: 'postgres', url: config.database.url }
-    : { kind: 'pglite', dataDir: config.dataDir };
+    ? {
+        kind: 'postgres',
+        url: config.database.url,
+        poolSize: config.poolSize,
+        statementTimeoutMs: config.statementTimeoutMs,
+        replicaUrls: config.replicaUrls,
+      }
+    : { kind: 'pglite', dataDir: config.dataDir, role };
 }
 
 export async function prepareDatabase(db: Database, config: Config, log: Logger): Promise<BootstrapResult> {

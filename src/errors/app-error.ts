@@ -7,6 +7,8 @@ import { GraphQLError } from 'graphql';
 
 export const HTTP_STATUS = {
   MALFORMED_JSON: 400,
+  /** Not HTTP/1.1 at all (broken framing); answered by the server's client-error hook (§7.1). */
+  MALFORMED_REQUEST: 400,
   VALIDATION_FAILED: 400,
   INVALID_CREDENTIALS: 401,
   UNAUTHENTICATED: 401,
@@ -17,10 +19,13 @@ export const HTTP_STATUS = {
   ACCOUNT_DISABLED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** Headers not complete within 10 s, or the whole request within 30 s (§7.4). */
+  REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   WX_LOGIN_NOT_CONFIGURED: 503,
   UPSTREAM_UNAVAILABLE: 503,
@@ -75,10 +80,19 @@ export class AppError extends GraphQLError {
   }
 }
 
+/** Where each protocol puts the list of field errors: GraphQL in `extensions.errors`, REST in `errors`. */
+export const FIELD_ERRORS_DETAIL = {
+  graphql: 'The request has invalid fields; see `extensions.errors`.',
+  rest: 'The request has invalid fields; see `errors`.',
+} as const;
+
 export const validationFailed = (errors: FieldError[]) =>
-  new AppError('VALIDATION_FAILED', 'The request has invalid fields; see `errors`.', { errors });
+  new AppError('VALIDATION_FAILED', FIELD_ERRORS_DETAIL.graphql, { errors });
 
 export const notFound = (what = 'resource') => new AppError('NOT_FOUND', `No such ${what}.`);
+
+/** Said only after the right password or a valid token (contract §2), so it reveals nothing more. */
+export const accountDisabled = () => new AppError('ACCOUNT_DISABLED', 'The account is disabled.');
 
 /** The stable "something broke" error: details are logged with the request id, never shown. */
 export const internalError = () =>

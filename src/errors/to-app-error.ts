@@ -7,26 +7,37 @@ import { AppError, internalError, serviceUnavailable } from './app-error.ts';
 
 // Connection-level failures of pg / PGlite / Prisma's driver adapters: the database is away.
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
-const UNAVAILABLE_PRISMA = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
-// PostgreSQL SQLSTATE classes 08 (connection) and 57P01..57P03 (shutdown, cannot connect now).
-const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3])/;
+// P1001/P1002 unreachable / timed out, P1008 operation timed out, P1017 connection closed, P2024 no
+// pool connection in time, P2028 a transaction that could not start or finish in its time (under a
+// database that stops answering, interactive transactions end this way).
+const UNAVAILABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
+// PostgreSQL SQLSTATE: class 08 (connection), 53300 too many connections, 57014 a statement
+// cancelled (statement_timeout, DATABASE_STATEMENT_TIMEOUT), 57P01..57P03 shutdown / cannot connect now.
+const UNAVAILABLE_SQLSTATE = /^(08|53300$|57014$|57P0[1-3])/;
+// pg and pg-pool say these in words only (no code): a statement or a connection that timed out
+// (`query_timeout` → "Query read timeout", `connectionTimeoutMillis` → "timeout expired", "Connection
+// terminated due to connection timeout", "timeout exceeded when trying to connect"), a connection
+// that broke or was discarded, a pool that is closing (shutdown).
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Query read timeout|^timeout expired$|is not queryable|Cannot use a pool after calling end/i;
 
-/** True when `err` (or one of its causes) says the database cannot be reached. */
-export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; depth++) {
-    const o = e as { code?: unknown; cause?: unknown; message?: unknown; kind?: unknown };
-    if (typeof o.code === 'string') {
-      if (UNAVAILABLE_ERRNO.has(o.code) || UNAVAILABLE_PRISMA.has(o.code) || UNAVAILABLE_SQLSTATE.test(o.code)) {
-        return true;
-      }
-    }
-    if (o.kind === 'DatabaseNotReachable' || o.kind === 'ConnectionClosed' || o.kind === 'SocketTimeout') return true;
-    if (typeof o.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(o.message)) {
+/** The errors `e` wraps: `cause`, and the driver error Prisma keeps in `meta.driverAdapterError`. */
+function wrapped(e: { cause?: unknown; meta?: unknown }): unknown[] {
+  const adapterError = (e.meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError;
+  return [e.cause, adapterError].filter((x) => x !== undefined);
+}
+
+/** True when `err` (or one of the errors it wraps) says the database cannot be reached or answer in time. */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 6) return false;
+  const o = err as { code?: unknown; cause?: unknown; meta?: unknown; message?: unknown; kind?: unknown };
+  if (typeof o.code === 'string') {
+    if (UNAVAILABLE_ERRNO.has(o.code) || UNAVAILABLE_PRISMA.has(o.code) || UNAVAILABLE_SQLSTATE.test(o.code))
       return true;
-    }
-    e = o.cause;
   }
-  return false;
+  if (o.kind === 'DatabaseNotReachable' || o.kind === 'ConnectionClosed' || o.kind === 'SocketTimeout') return true;
+  if (typeof o.message === 'string' && UNAVAILABLE_MESSAGE.test(o.message)) return true;
+  return wrapped(o).some((inner) => isDatabaseUnavailable(inner, depth + 1));
 }
 
 /**

@@ -3,21 +3,26 @@
  * their domain folders; src/graphql/schema.ts assembles them.
  */
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ValidationPlugin from '@pothos/plugin-validation';
+import { SCOPES } from '../auth/scopes.ts';
+import { AppError, validationFailed } from '../errors/app-error.ts';
 import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
-import type { Context } from './context.ts';
-import type { MoneyOutput } from './scalars.ts';
+import type { RequestContext } from '../request-context.ts';
+import { fieldErrorsOf } from '../validation/field-errors.ts';
+import type { MoneyOutput } from '../validation/money.ts';
+import AuthBeforeArgsPlugin from './auth-before-args.ts';
 
 export const builder = new SchemaBuilder<{
-  Context: Context;
+  Context: RequestContext;
   PrismaTypes: PrismaTypes;
   // Fields are non-null unless they say otherwise, as in contract §5.
   DefaultFieldNullability: false;
-  // A field declares the audience it serves; the scope resolves (and caches) that principal or throws
-  // the coded 401/403 of contract §2, so no resolver inspects tokens itself.
-  // `customerRefresh` admits a customer token expired by no more than the refresh grace (refreshToken only).
+  // A field declares the audience it serves (src/auth/scopes.ts); the scope resolves (and caches) that
+  // principal or throws the coded 401/403 of contract §2, so no resolver inspects tokens itself.
   AuthScopes: { customer: boolean; customerRefresh: boolean; admin: boolean };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
@@ -25,13 +30,33 @@ export const builder = new SchemaBuilder<{
     Money: { Input: number | string; Output: MoneyOutput };
   };
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  // Order matters: the scope is checked before arguments are validated (auth-before-args.ts).
+  plugins: [AuthBeforeArgsPlugin, ScopeAuthPlugin, ValidationPlugin, ComplexityPlugin, PrismaPlugin],
   scopeAuth: {
     authScopes: (ctx) => ({
-      customer: async () => Boolean(await ctx.auth.customer()),
-      customerRefresh: async () => Boolean(await ctx.auth.refreshClaims()),
-      admin: async () => Boolean(await ctx.auth.admin()),
+      customer: async () => Boolean(await SCOPES.customer(ctx)),
+      customerRefresh: async () => Boolean(await SCOPES.customerRefresh(ctx)),
+      admin: async () => Boolean(await SCOPES.admin(ctx)),
     }),
+  },
+  // Each input declares its rules once (a zod schema on its input type or arguments); resolvers and
+  // services receive the parsed values. Every problem is reported, each with its field.
+  validation: {
+    validationError: (failure) => validationFailed(fieldErrorsOf(failure.issues, 'graphql')),
+  },
+  // Contract §7.2: a field's cost is 1 plus its children's; a field with a `limit` multiplies its
+  // children by that limit (declared on the field), other lists count their children once. Checked
+  // before any root field runs; REST's own documents stay far below the limit.
+  complexity: {
+    defaultComplexity: 1,
+    defaultListMultiplier: 1,
+    limit: (ctx) => ({ complexity: ctx.services.config.graphqlMaxCost }),
+    complexityError: (_kind, result) =>
+      new AppError(
+        'VALIDATION_FAILED',
+        `The query would cost ${result.complexity}, over the limit of ${result.maxComplexity}: ask for fewer items ` +
+          '(a list costs its page size times the fields selected per item) or split the query.',
+      ),
   },
   defaultFieldNullability: false,
   prisma: {
@@ -40,10 +65,11 @@ export const builder = new SchemaBuilder<{
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,
-    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',
+    // A prisma field that ignores its `query` is a code bug the tests hit deterministically, in
+    // every environment alike (so nothing here depends on the environment).
+    onUnusedQuery: 'error',
   },
 });
 
 builder.queryType({});
 builder.mutationType({});
-

@@ -1,25 +1,36 @@
 /**
- * Scalars of contract §5. DateTime and JSONObject come from graphql-scalars; Money is ours because
- * its rules (exact decimals, at most two fractional digits) are the shop's, not a general format.
+ * Scalars of contract §5. JSONObject comes from graphql-scalars; DateTime and Money are ours: reads
+ * arrive from SQL already in wire form (ISO 8601 UTC text, exact decimal text), which these pass
+ * through instead of making and unmaking a Date or a Decimal per field.
  */
 import { GraphQLError, Kind } from 'graphql';
-import { DateTimeISOResolver, JSONObjectResolver } from 'graphql-scalars';
+import { JSONObjectResolver } from 'graphql-scalars';
 import { builder } from './builder.ts';
 
-/** What resolvers may return for Money: Prisma's Decimal, or a number / decimal string. */
-export type MoneyOutput = number | string | { toFixed(digits: number): string };
-
-builder.addScalarType('DateTime', DateTimeISOResolver);
 builder.addScalarType('JSONObject', JSONObjectResolver);
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+builder.scalarType('DateTime', {
+  description: 'A point in time: ISO 8601 in UTC with milliseconds (`2026-01-31T12:00:00.000Z`).',
+  serialize: (value) => (typeof value === 'string' ? value : value.toISOString()),
+  parseValue: (value) => {
+    if (typeof value === 'string' && ISO_UTC.test(value)) return new Date(value);
+    throw new GraphQLError('DateTime must be an ISO 8601 UTC string such as 2026-01-31T12:00:00.000Z.');
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind === Kind.STRING && ISO_UTC.test(ast.value)) return new Date(ast.value);
+    throw new GraphQLError('DateTime must be an ISO 8601 UTC string such as 2026-01-31T12:00:00.000Z.');
+  },
+});
 
 builder.scalarType('Money', {
   description:
     'An amount of money: a JSON number with at most two fractional digits. Input may be a number or a decimal ' +
     'string ("19.90"); the range and precision are checked by the input validation, which names the field.',
-  serialize: (value) => {
-    const fixed = typeof value === 'object' ? value.toFixed(2) : Number(value).toFixed(2);
-    return Number(fixed);
-  },
+  // Decimal text from SQL (`19.90`) is exact to the cent already; a Prisma Decimal or a number is rounded to it.
+  serialize: (value) =>
+    Number(typeof value === 'string' ? value : typeof value === 'object' ? value.toFixed(2) : value.toFixed(2)),
   // Only the JSON type is checked here; the money rules live in src/validation/money.ts so that a bad
   // amount is reported with its field path like every other validation failure.
   parseValue: (value) => {

@@ -4,6 +4,7 @@ import './scalars.ts';
 import '../catalog/category.graphql.ts';
 import '../catalog/item.graphql.ts';
 import '../accounts/accounts.graphql.ts';
+import '../accounts/own-account.graphql.ts';
 import '../auth/auth.graphql.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,36 +1,50 @@
 /**
  * The GraphQL endpoint: graphql-yoga over the Pothos schema, hardened with graphql-armor
- * (depth, aliases, cost, tokens, no field suggestions) and with error masking left on.
+ * (depth, aliases, cost, tokens; field suggestions hidden in production) and with error masking left on.
  */
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { Request, Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { AppError, type ErrorCode } from '../errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { toAppError } from '../errors/to-app-error.ts';
+import { noteOperation } from '../http/access-log.ts';
 import type { Logger } from '../logger.ts';
-import type { Context } from './context.ts';
+import { useOperationMetrics } from '../observability/graphql-operations.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import type { RequestContext } from '../request-context.ts';
 
-interface ServerContext {
+interface ServerRequestContext {
   req: Request;
   res: Response;
 }
 
+export const GRAPHQL_ENDPOINT = '/graphql';
+
 export interface YogaOptions {
   schema: GraphQLSchema;
-  graphiql: boolean;
+  /** Whether `__schema` / `__type` may be queried. */
+  introspection: boolean;
+  /** Hide "Did you mean …?" in validation errors (production: they spell out the schema, like introspection). */
+  hideFieldSuggestions: boolean;
   log: Logger;
-  contextFor: (req: Request, res: Response) => Context;
+  metrics: Metrics;
+  contextFor: (req: Request, res: Response) => RequestContext;
 }
 
-/** A copy of `error` (location, path, extensions kept) carrying a contract code. */
-function withCode(error: GraphQLError, code: ErrorCode, message = error.message, extensions = error.extensions) {
-  return new GraphQLError(message, {
+/**
+ * A copy of `error` (location, path, extensions kept) carrying a contract code. The coded error stays
+ * reachable as `originalError` (never serialised), so the REST adapters answer with its status and realm.
+ */
+function withCode(error: GraphQLError, coded: AppError) {
+  return new GraphQLError(coded.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
-    extensions: { ...extensions, code },
+    originalError: coded,
+    extensions: { ...error.extensions, ...coded.extensions },
   });
 }
 
@@ -39,27 +53,37 @@ const validationErrorsAsContractCode: Plugin = {
   onValidate:
     () =>
     ({ result, setResult }) => {
-      if (result.length) setResult(result.map((e) => withCode(e, 'VALIDATION_FAILED')));
+      if (result.length) setResult(result.map((e) => withCode(e, new AppError('VALIDATION_FAILED', e.message))));
     },
 };
 
-export function createGraphQLServer(opts: YogaOptions): YogaServerInstance<ServerContext, Context> {
+export function createGraphQLServer(opts: YogaOptions): YogaServerInstance<ServerRequestContext, RequestContext> {
   const armor = new EnvelopArmor({
     maxDepth: { n: 8 },
     maxAliases: { n: 15 },
-    costLimit: { maxCost: 5000 },
+    // Cost is the schema's own rule (builder.ts: page sizes multiply), not armor's generic estimate.
+    costLimit: { enabled: false },
     maxTokens: { n: 2000 },
-    blockFieldSuggestion: { enabled: true },
+    blockFieldSuggestion: { enabled: opts.hideFieldSuggestions },
   });
-  return createYoga<ServerContext, Context>({
+  return createYoga<ServerRequestContext, RequestContext>({
     schema: opts.schema,
-    graphqlEndpoint: '/graphql',
-    graphiql: opts.graphiql ? { title: 'Shop API' } : false,
-    // The self-contained GraphiQL (no CDN), loaded on first use: it is 9 MB we need not parse at start.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    graphqlEndpoint: GRAPHQL_ENDPOINT,
+    // GraphiQL is served by src/graphql/graphiql.ts (assets instead of one inline page).
+    graphiql: false,
     landingPage: false,
     logging: false,
-    plugins: [...armor.protect().plugins, validationErrorsAsContractCode],
+    plugins: [
+      ...armor.protect().plugins,
+      validationErrorsAsContractCode,
+      // Off in production unless GRAPHQL_INTROSPECTION=true: the schema lists every admin mutation.
+      useDisableIntrospection({ isDisabled: () => !opts.introspection }),
+      // Counts operations of both protocols, and names the operation in the request's log line.
+      useOperationMetrics({
+        metrics: opts.metrics,
+        onOperation: (context, name) => noteOperation((context as Partial<ServerRequestContext>).res, name),
+      }),
+    ],
     context: ({ req, res }) => opts.contextFor(req, res),
     maskedErrors: {
       maskError: (error) => {
@@ -67,7 +91,7 @@ export function createGraphQLServer(opts: YogaOptions): YogaServerInstance<Serve
         // VALIDATION_FAILED; anything else is logged and shown as INTERNAL.
         const { error: coded, unexpected } = toAppError(error);
         if (unexpected) opts.log.error({ err: error }, 'graphql resolver failed');
-        return error instanceof GraphQLError ? withCode(error, coded.code, coded.message, coded.extensions) : coded;
+        return error instanceof GraphQLError ? withCode(error, coded) : coded;
       },
     },
   });

@@ -6,10 +6,7 @@ import type { AppError } from '../errors/app-error.ts';
 export function sendProblem(res: Response, err: AppError): void {
   const requestId = res.locals.requestId as string | undefined;
   if (err.status === 401 && err.realm) {
-    res.set(
-      'WWW-Authenticate',
-      `Bearer realm="${err.realm}"${err.tokenPresented ? ', error="invalid_token"' : ''}`,
-    );
+    res.set('WWW-Authenticate', `Bearer realm="${err.realm}"${err.tokenPresented ? ', error="invalid_token"' : ''}`);
   }
   if (err.retryAfter !== undefined) res.set('Retry-After', String(err.retryAfter));
   res

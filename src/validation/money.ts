@@ -7,6 +7,9 @@ import { z } from 'zod';
 
 export const MONEY_MAX = '99999999.99';
 
+/** What resolvers may return for the Money scalar: Prisma's Decimal, or a number / decimal string. */
+export type MoneyOutput = number | string | { toFixed(digits: number): string };
+
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /** The canonical decimal string of `value`, or the problem with it. */
@@ -26,7 +29,7 @@ export function parseMoney(value: unknown): { ok: true; value: string } | { ok: 
   }
   const m = DECIMAL.exec(text);
   if (!m) return { ok: false, message: 'must be a number or a decimal string' };
-  const [, sign, intDigits, fracDigits = ''] = m;
+  const [, sign, intDigits = '', fracDigits = ''] = m;
   const whole = intDigits.replace(/^0+(?=\d)/, '');
   const fraction = fracDigits.replace(/0+$/, '');
   const isZero = /^0*$/.test(whole) && fraction === '';

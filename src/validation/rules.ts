@@ -5,8 +5,27 @@
  */
 import { z } from 'zod';
 
-/** A string field whose absence and wrong type read as plain messages in `errors`. */
-export const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
+const stringError = {
+  error: (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : 'must be a string'),
+};
+
+/**
+ * False for text PostgreSQL cannot store or UTF-8 cannot carry: U+0000 (refused by `text` and `jsonb`)
+ * and UTF-16 surrogates without their pair (JSON's `"\ud800"` escapes make them).
+ */
+export const isStorableText = (s: string): boolean => !s.includes('\u0000') && s.isWellFormed();
+
+export const UNSTORABLE_TEXT = 'must not contain U+0000 or unpaired surrogates';
+
+/**
+ * A string field whose absence and wrong type read as plain messages in `errors`. Every string the
+ * service stores or looks up is one of these, so no U+0000 or lone surrogate ever reaches a statement
+ * (contract §7.1); the check runs first and stops the field's later rules.
+ */
+export const text = () => z.string(stringError).refine(isStorableText, { message: UNSTORABLE_TEXT, abort: true });
+
+/** A secret that is only ever hashed, never stored or echoed: any characters are allowed (contract §7.1). */
+export const secretText = () => z.string(stringError);
 
 /**
  * Options for a string rule: it reports `message`, runs only on strings (zod would otherwise apply
@@ -25,9 +44,15 @@ export const int = (min: number, max: number, message: string) =>
     .min(min, message)
     .max(max, message);
 
-/**
- * An integer that may also arrive as a string of digits (query parameters). Anything else, an empty
- * string or a repeated parameter included, gets `message`.
- */
-export const intParam = (min: number, max: number, message: string) =>
-  z.preprocess((v) => (typeof v === 'string' && /^[+-]?\d{1,16}$/.test(v) ? Number(v) : v), int(min, max, message));
+/** An absolute http(s) URL of at most 2048 characters (item images, avatars). */
+export const httpUrl = () =>
+  text()
+    .max(2048, rule('must be at most 2048 characters'))
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, 'must be an http(s) URL');

@@ -36,15 +36,23 @@ const CREATE_ADMIN = /* GraphQL */ `
 const SET_ADMIN_DISABLED = /* GraphQL */ `
   mutation ($id: Int!, $disabled: Boolean!) { setAdminDisabled(id: $id, disabled: $disabled) { id username role } }`;
 
-const asRoot = (query: string, variables: Record<string, unknown>) => app.graphql(query, variables, { token: rootToken });
+const asRoot = (query: string, variables: Record<string, unknown>) =>
+  app.graphql(query, variables, { token: rootToken });
 const fieldsOf = (res: { body: any }) => res.body.errors[0].extensions.errors.map((e: { field: string }) => e.field);
 
 describe('createCustomer', () => {
   it('when an admin creates a customer, then it is returned and can log in with its normalised e-mail', async () => {
     const email = uniqueEmail('Created');
-    const res = await asRoot(CREATE_CUSTOMER, { input: { username: `  ${email.toUpperCase()} `, password: 'a-new-password', nickname: ' Neo ' } });
+    const res = await asRoot(CREATE_CUSTOMER, {
+      input: { username: `  ${email.toUpperCase()} `, password: 'a-new-password', nickname: ' Neo ' },
+    });
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.createCustomer).toEqual({ id: expect.any(Number), username: email.toLowerCase(), nickname: 'Neo', avatarUrl: null });
+    expect(res.body.data.createCustomer).toEqual({
+      id: expect.any(Number),
+      username: email.toLowerCase(),
+      nickname: 'Neo',
+      avatarUrl: null,
+    });
     const stored = await app.db.prisma.customer.findUniqueOrThrow({ where: { id: res.body.data.createCustomer.id } });
     expect(stored.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect((await customerLogin(app, email, 'a-new-password')).status).toBe(200);
@@ -52,7 +60,9 @@ describe('createCustomer', () => {
 
   it('when the input is invalid, then VALIDATION_FAILED lists every field and nothing is created', async () => {
     const before = await app.db.prisma.customer.count();
-    const res = await asRoot(CREATE_CUSTOMER, { input: { username: 'not an email', password: 'short', nickname: 'x'.repeat(101) } });
+    const res = await asRoot(CREATE_CUSTOMER, {
+      input: { username: 'not an email', password: 'short', nickname: 'x'.repeat(101) },
+    });
     expect(gqlCode(res)).toBe('VALIDATION_FAILED');
     expect(fieldsOf(res)).toEqual(['username', 'password', 'nickname']);
     expect(await app.db.prisma.customer.count()).toBe(before);
@@ -60,7 +70,9 @@ describe('createCustomer', () => {
 
   it('when the e-mail is taken (in any case), then VALIDATION_FAILED on username', async () => {
     const existing = await makeCustomer(app);
-    const res = await asRoot(CREATE_CUSTOMER, { input: { username: existing.username!.toUpperCase(), password: 'another-password' } });
+    const res = await asRoot(CREATE_CUSTOMER, {
+      input: { username: existing.username!.toUpperCase(), password: 'another-password' },
+    });
     expect(gqlCode(res)).toBe('VALIDATION_FAILED');
     expect(res.body.errors[0].extensions.errors).toEqual([{ field: 'username', message: 'is already taken' }]);
   });
@@ -113,7 +125,9 @@ describe('createAdmin and setAdminDisabled', () => {
     const stored = await app.db.prisma.admin.findUniqueOrThrow({ where: { username: 'night-shift' } });
     expect(await verifyPassword(stored.passwordHash, 'night-shift-pw')).toBe(true);
     const token = await loginAsAdmin(app, { username: 'night-shift', password: 'night-shift-pw' });
-    expect((await app.graphql('{ adminMe { username } }', {}, { token })).body.data.adminMe.username).toBe('night-shift');
+    expect((await app.graphql('{ adminMe { username } }', {}, { token })).body.data.adminMe.username).toBe(
+      'night-shift',
+    );
   });
 
   it('when the admin input is invalid or the name taken, then VALIDATION_FAILED naming the fields', async () => {
@@ -131,7 +145,11 @@ describe('createAdmin and setAdminDisabled', () => {
     const res = await asRoot(SET_ADMIN_DISABLED, { id: admin.id, disabled: true });
     expect(res.body.data.setAdminDisabled).toEqual({ id: admin.id, username: admin.username, role: 'admin' });
     expect(gqlCode(await app.graphql('{ adminMe { id } }', {}, { token }))).toBe('ACCOUNT_DISABLED');
-    expect(gqlCode(await app.graphql(CREATE_CUSTOMER, { input: { username: uniqueEmail(), password: 'password-123' } }, { token }))).toBe('ACCOUNT_DISABLED');
+    expect(
+      gqlCode(
+        await app.graphql(CREATE_CUSTOMER, { input: { username: uniqueEmail(), password: 'password-123' } }, { token }),
+      ),
+    ).toBe('ACCOUNT_DISABLED');
     expectProblem(await adminLogin(app, admin.username, 'wrong-password'), 401, 'INVALID_CREDENTIALS');
     expectProblem(await adminLogin(app, admin.username, 'soon-disabled-pw'), 403, 'ACCOUNT_DISABLED');
 
@@ -143,7 +161,9 @@ describe('createAdmin and setAdminDisabled', () => {
     const me = await app.graphql('{ adminMe { id } }', {}, { token: rootToken });
     const res = await asRoot(SET_ADMIN_DISABLED, { id: me.body.data.adminMe.id, disabled: true });
     expect(gqlCode(res)).toBe('VALIDATION_FAILED');
-    expect(res.body.errors[0].extensions.errors).toEqual([{ field: 'id', message: 'you cannot disable your own account' }]);
+    expect(res.body.errors[0].extensions.errors).toEqual([
+      { field: 'id', message: 'you cannot disable your own account' },
+    ]);
   });
 
   it('when the admin does not exist, then NOT_FOUND', async () => {

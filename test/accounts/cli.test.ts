@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/auth/password.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import { type Database, openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -59,6 +59,22 @@ async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   }
 }
 
+/** A live session for the customer, written directly (the CLI must revoke it). */
+function openSessionOf(username: string) {
+  return withDb(async (db) => {
+    const customer = await db.prisma.customer.findUniqueOrThrow({ where: { username } });
+    await db.prisma.customerSession.create({
+      data: {
+        id: crypto.randomUUID(),
+        customerId: customer.id,
+        currentJti: crypto.randomUUID(),
+        currentIssuedAt: new Date(),
+        expiresAt: new Date(Date.now() + 3600_000),
+      },
+    });
+  });
+}
+
 describe('npm run cli', () => {
   it('when create-admin gets the password on stdin, then the admin exists with an argon2id hash and the password is never printed', async () => {
     const res = await cli(['create-admin', 'ops-lead'], { stdin: 'ops-lead-password\n' });
@@ -73,7 +89,9 @@ describe('npm run cli', () => {
   });
 
   it('when create-customer gets the password from CLI_PASSWORD, then the customer exists with a normalised e-mail and nickname', async () => {
-    const res = await cli(['create-customer', ' Carol@Example.COM ', '--nickname', 'Carol'], { env: { CLI_PASSWORD: 'carol-password' } });
+    const res = await cli(['create-customer', ' Carol@Example.COM ', '--nickname', 'Carol'], {
+      env: { CLI_PASSWORD: 'carol-password' },
+    });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/created customer #\d+ carol@example\.com/);
     expect(res.stdout + res.stderr).not.toContain('carol-password');
@@ -85,7 +103,10 @@ describe('npm run cli', () => {
   });
 
   it('when a password is given on the command line, then it is refused (exit 2) and nothing is created', async () => {
-    for (const args of [['create-admin', 'argv-admin', '--password', 'secret-pw-123'], ['create-admin', 'argv-admin', '--password=secret-pw-123']]) {
+    for (const args of [
+      ['create-admin', 'argv-admin', '--password', 'secret-pw-123'],
+      ['create-admin', 'argv-admin', '--password=secret-pw-123'],
+    ]) {
       const res = await cli(args, { stdin: 'secret-pw-123\n' });
       expect(res.code).toBe(2);
       expect(res.stderr).toMatch(/never taken from the command line/);
@@ -103,29 +124,35 @@ describe('npm run cli', () => {
   });
 
   it('when a customer is disabled and enabled again, then the flag follows and the sessions are revoked', async () => {
-    await withDb(async (db) => {
-      const carol = await db.prisma.customer.findUniqueOrThrow({ where: { username: 'carol@example.com' } });
-      await db.prisma.customerSession.create({
-        data: { id: crypto.randomUUID(), customerId: carol.id, currentJti: crypto.randomUUID(), currentIssuedAt: new Date(), expiresAt: new Date(Date.now() + 3600_000) },
-      });
-    });
+    await openSessionOf('carol@example.com');
     const disabled = await cli(['disable-customer', 'CAROL@example.com']);
     expect(disabled.code).toBe(0);
     expect(disabled.stdout).toMatch(/disabled \(sessions revoked\) customer #\d+ carol@example\.com/);
     await withDb(async (db) => {
-      const carol = await db.prisma.customer.findUniqueOrThrow({ where: { username: 'carol@example.com' }, include: { sessions: true } });
+      const carol = await db.prisma.customer.findUniqueOrThrow({
+        where: { username: 'carol@example.com' },
+        include: { sessions: true },
+      });
       expect(carol.disabled).toBe(true);
       expect(carol.sessions.every((s) => s.revokedAt !== null)).toBe(true);
     });
     expect((await cli(['enable-customer', 'carol@example.com'])).code).toBe(0);
-    await withDb(async (db) => expect((await db.prisma.customer.findUniqueOrThrow({ where: { username: 'carol@example.com' } })).disabled).toBe(false));
+    await withDb(async (db) =>
+      expect((await db.prisma.customer.findUniqueOrThrow({ where: { username: 'carol@example.com' } })).disabled).toBe(
+        false,
+      ),
+    );
   });
 
   it('when an admin is disabled and enabled, then the flag follows; an unknown name or command fails', async () => {
     expect((await cli(['disable-admin', 'ops-lead'])).stdout).toMatch(/disabled admin #\d+ ops-lead/);
-    await withDb(async (db) => expect((await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } })).disabled).toBe(true));
+    await withDb(async (db) =>
+      expect((await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } })).disabled).toBe(true),
+    );
     expect((await cli(['enable-admin', 'ops-lead'])).code).toBe(0);
-    await withDb(async (db) => expect((await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } })).disabled).toBe(false));
+    await withDb(async (db) =>
+      expect((await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } })).disabled).toBe(false),
+    );
 
     const unknown = await cli(['disable-admin', 'nobody']);
     expect(unknown.code).toBe(1);
@@ -133,5 +160,79 @@ describe('npm run cli', () => {
     const usage = await cli(['frobnicate', 'x']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/unknown command: frobnicate/);
+  });
+});
+
+describe('npm run cli — password resets and the admin list (contract §8.1)', () => {
+  it('when reset-password admin gets a new password on stdin, then that admin logs in with it, and only that admin changes', async () => {
+    const before = await withDb((db) => db.prisma.admin.findMany({ orderBy: { id: 'asc' } }));
+    const res = await cli(['reset-password', 'admin', 'ops-lead'], { stdin: 'recovered-password\n' });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^password reset for admin #\d+ ops-lead\n$/);
+    expect(res.stdout).not.toContain('recovered-password');
+    await withDb(async (db) => {
+      const admins = await db.prisma.admin.findMany({ orderBy: { id: 'asc' } });
+      const lead = admins.find((a) => a.username === 'ops-lead')!;
+      expect(await verifyPassword(lead.passwordHash, 'recovered-password')).toBe(true);
+      for (const other of admins.filter((a) => a.username !== 'ops-lead')) {
+        expect(other.passwordHash).toBe(before.find((b) => b.id === other.id)!.passwordHash);
+      }
+    });
+  });
+
+  it('when reset-password customer runs, then the new password is set and every session of the customer is revoked', async () => {
+    await openSessionOf('carol@example.com');
+    const res = await cli(['reset-password', 'customer', ' Carol@Example.com '], {
+      env: { CLI_PASSWORD: 'carol-new-password' },
+    });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/password reset for customer #\d+ carol@example\.com \(sessions revoked\)/);
+    await withDb(async (db) => {
+      const carol = await db.prisma.customer.findUniqueOrThrow({
+        where: { username: 'carol@example.com' },
+        include: { sessions: true },
+      });
+      expect(await verifyPassword(carol.passwordHash, 'carol-new-password')).toBe(true);
+      expect(carol.sessions.length).toBeGreaterThan(0);
+      expect(carol.sessions.every((s) => s.revokedAt !== null)).toBe(true);
+    });
+  });
+
+  it('when reset-password is misused, then usage (exit 2), an unknown account or a short password (exit 1), nothing changed', async () => {
+    for (const args of [
+      ['reset-password'],
+      ['reset-password', 'root'],
+      ['reset-password', 'robot', 'x'],
+      ['reset-password', 'admin', 'a', 'b'],
+    ]) {
+      const res = await cli(args, { stdin: 'whatever-password\n' });
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toMatch(/usage: npm run cli/);
+    }
+    const unknown = await cli(['reset-password', 'admin', 'nobody'], { stdin: 'whatever-password\n' });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No such admin/);
+    const short = await cli(['reset-password', 'admin', 'ops-lead'], { stdin: 'short\n' });
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(/password: must be at least 8 characters/);
+    const argv = await cli(['reset-password', 'admin', 'ops-lead', '--password', 'x-password-1']);
+    expect(argv.code).toBe(2);
+    await withDb(async (db) => {
+      const lead = await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } });
+      expect(await verifyPassword(lead.passwordHash, 'recovered-password')).toBe(true);
+    });
+  });
+
+  it('when list-admins runs, then every admin is listed with role, status and creation time, and no hash', async () => {
+    await cli(['disable-admin', 'ops-lead']);
+    const res = await cli(['list-admins']);
+    expect(res.code).toBe(0);
+    const lines = res.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^id\s+username\s+role\s+status\s+created_at$/);
+    expect(lines.some((l) => /^\d+\s+ops-lead\s+admin\s+disabled\s+\d{4}-\d{2}-\d{2}T/.test(l))).toBe(true);
+    expect(res.stdout).not.toContain('$argon2id$');
+    expect((await cli(['list-admins', 'extra'])).code).toBe(2);
+    await cli(['enable-admin', 'ops-lead']);
   });
 });

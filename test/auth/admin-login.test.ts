@@ -29,7 +29,9 @@ describe('POST /admin/api/auth/login', () => {
     expect(claims.sub).toBe(String(admin.id));
     expect(claims.exp! - claims.iat!).toBe(3600);
     // The two systems never share issuer or audience.
-    const customerClaims = decodeJwt(await app.services.tokens.customer.issue({ sub: '1', sid: claims.sid as string }).then((t) => t.token));
+    const customerClaims = decodeJwt(
+      await app.services.tokens.customer.issue({ sub: '1', sid: claims.sid as string }).then((t) => t.token),
+    );
     expect(claims.iss).not.toBe(customerClaims.iss);
     expect(claims.aud).not.toBe(customerClaims.aud);
   });
@@ -41,7 +43,10 @@ describe('POST /admin/api/auth/login', () => {
   });
 
   it('when the admin is unknown or the password wrong, then the very same 401 with realm="admin"', async () => {
-    const answers = [await adminLogin(app, 'nobody-here', 'whatever-password'), await adminLogin(app, TEST_ADMIN.username, 'wrong')];
+    const answers = [
+      await adminLogin(app, 'nobody-here', 'whatever-password'),
+      await adminLogin(app, TEST_ADMIN.username, 'wrong'),
+    ] as const;
     for (const res of answers) {
       expectProblem(res, 401, 'INVALID_CREDENTIALS');
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="admin"');
@@ -82,7 +87,12 @@ describe('POST /admin/api/auth/login', () => {
       'mutation ($u: String!, $p: String!) { adminLogin(username: $u, password: $p) { accessToken tokenType expiresIn admin { username role } } }',
       { u: TEST_ADMIN.username, p: TEST_ADMIN.password },
     );
-    expect(res.body.data.adminLogin).toEqual({ accessToken: expect.any(String), tokenType: 'Bearer', expiresIn: 3600, admin: { username: 'root', role: 'admin' } });
+    expect(res.body.data.adminLogin).toEqual({
+      accessToken: expect.any(String),
+      tokenType: 'Bearer',
+      expiresIn: 3600,
+      admin: { username: 'root', role: 'admin' },
+    });
     const bad = await app.graphql('mutation { adminLogin(username: "root", password: "nope") { accessToken } }');
     expect(gqlCode(bad)).toBe('INVALID_CREDENTIALS');
   });

@@ -37,7 +37,8 @@ const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 25
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
 async function failTimes(n: number, username: string, ip: string, login = customerLogin) {
-  for (let i = 0; i < n; i++) expectProblem(await login(app, username, `wrong-${i}`, from(ip)), 401, 'INVALID_CREDENTIALS');
+  for (let i = 0; i < n; i++)
+    expectProblem(await login(app, username, `wrong-${i}`, from(ip)), 401, 'INVALID_CREDENTIALS');
 }
 
 describe('failed logins per username and client IP', () => {
@@ -79,7 +80,10 @@ describe('failed logins per username and client IP', () => {
     const ghost = uniqueEmail('ghost');
     await failTimes(5, customer.username!, ip);
     await failTimes(5, ghost, ip);
-    const [real, fake] = [await customerLogin(app, customer.username, 'x', from(ip)), await customerLogin(app, ghost, 'x', from(ip))];
+    const [real, fake] = [
+      await customerLogin(app, customer.username, 'x', from(ip)),
+      await customerLogin(app, ghost, 'x', from(ip)),
+    ];
     expectProblem(real, 429, 'RATE_LIMITED');
     expectProblem(fake, 429, 'RATE_LIMITED');
     const strip = (b: Record<string, unknown>) => ({ ...withoutRequestId(b), detail: undefined });
@@ -138,11 +142,17 @@ describe('attempts per client IP', () => {
 
 describe('password hashing under load', () => {
   it('when many logins arrive at once with a single hashing slot, then every one is served in turn', async () => {
-    const oneSlot = await startTestApp({ LOGIN_MAX_CONCURRENT_HASHES: '1', LOGIN_IP_PER_MINUTE: '1000' });
+    const oneSlot = await startTestApp({
+      LOGIN_MAX_CONCURRENT_HASHES: '1',
+      LOGIN_IP_PER_MINUTE: '1000',
+      TRUST_PROXY: 'loopback',
+    });
     try {
       const customer = await makeCustomer(oneSlot);
       const answers = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => customerLogin(oneSlot, customer.username, i % 2 ? CUSTOMER_PASSWORD : 'wrong', from(randomIp()))),
+        Array.from({ length: 8 }, (_, i) =>
+          customerLogin(oneSlot, customer.username, i % 2 ? CUSTOMER_PASSWORD : 'wrong', from(randomIp())),
+        ),
       );
       expect(answers.map((r) => r.status)).toEqual([401, 200, 401, 200, 401, 200, 401, 200]);
       expect(oneSlot.services.passwordHashing.running).toBe(0);

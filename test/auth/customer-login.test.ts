@@ -60,7 +60,9 @@ describe('POST /api/v1/auth/login', () => {
     const customer = await makeCustomer(app, { nickname: '小明' });
     const { body } = await customerLogin(app, customer.username, CUSTOMER_PASSWORD);
     const me = await app.graphql('{ me { id username nickname avatarUrl } }', {}, { token: body.access_token });
-    expect(me.body).toEqual({ data: { me: { id: customer.id, username: customer.username, nickname: '小明', avatarUrl: null } } });
+    expect(me.body).toEqual({
+      data: { me: { id: customer.id, username: customer.username, nickname: '小明', avatarUrl: null } },
+    });
   });
 
   it('when the user is unknown, the password is wrong, or the account has no password, then the very same 401', async () => {
@@ -91,7 +93,10 @@ describe('POST /api/v1/auth/login', () => {
     for (const [body, fields] of cases) {
       const res = await app.request('/api/v1/auth/login', { body });
       expectProblem(res, 400, 'VALIDATION_FAILED');
-      expect(res.body.errors.map((e: { field: string }) => e.field), JSON.stringify(body)).toEqual(fields);
+      expect(
+        res.body.errors.map((e: { field: string }) => e.field),
+        JSON.stringify(body),
+      ).toEqual(fields);
       await expectDocumentedResponse(app, 'POST', '/api/v1/auth/login', res);
     }
     const noBody = await app.request('/api/v1/auth/login', { method: 'POST' });
@@ -138,6 +143,9 @@ describe('GraphQL login', () => {
     expect(wrong.body.data).toBeNull();
     const invalid = await app.graphql(LOGIN_GQL, { username: 'x', password: '' });
     expect(gqlCode(invalid)).toBe('VALIDATION_FAILED');
-    expect(invalid.body.errors[0].extensions.errors.map((e: { field: string }) => e.field)).toEqual(['username', 'password']);
+    expect(invalid.body.errors[0].extensions.errors.map((e: { field: string }) => e.field)).toEqual([
+      'username',
+      'password',
+    ]);
   });
 });

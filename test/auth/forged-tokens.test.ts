@@ -3,10 +3,11 @@
  * (me, adminMe, admin mutations) alike. Forgeries start from a real token's claims, so the only thing
  * wrong with each is the one thing under test.
  */
-import { createServer } from 'node:http';
+
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { base64url, decodeJwt, exportJWK, generateSecret, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { base64url, decodeJwt, exportJWK, generateSecret, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, gqlCode, loginAsAdmin, loginAsCustomer, makeCustomer, refresh } from '../helpers/accounts.ts';
 import { BASE_ENV, startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -33,7 +34,9 @@ afterAll(() => app.close());
 const key = (secret: string) => new TextEncoder().encode(secret);
 
 /** Signs `payload` (default: the real customer token's claims) with the given header and secret. */
-function sign(opts: { payload?: JWTPayload; header?: Record<string, unknown>; secret?: string | CryptoKey; alg?: string } = {}) {
+function sign(
+  opts: { payload?: JWTPayload; header?: Record<string, unknown>; secret?: string | CryptoKey; alg?: string } = {},
+) {
   const alg = opts.alg ?? 'HS256';
   const secret = opts.secret ?? CUSTOMER_SECRET;
   return new SignJWT({ ...(opts.payload ?? claims) })
@@ -75,14 +78,14 @@ describe('forged customer tokens', () => {
     await expectRefusedAsCustomerToken(await sign({ secret: ADMIN_SECRET }));
   });
 
-  it('when iss or aud are the admin system\'s or swapped, then 401 TOKEN_INVALID even with the right secret', async () => {
+  it("when iss or aud are the admin system's or swapped, then 401 TOKEN_INVALID even with the right secret", async () => {
     await expectRefusedAsCustomerToken(await sign({ payload: { ...claims, iss: ADMIN.iss, aud: ADMIN.aud } }));
     await expectRefusedAsCustomerToken(await sign({ payload: { ...claims, iss: CUSTOMER.aud, aud: CUSTOMER.iss } }));
     await expectRefusedAsCustomerToken(await sign({ payload: { ...claims, aud: 'someone-else' } }));
     await expectRefusedAsCustomerToken(await sign({ payload: { ...claims, iss: 'https://evil.example' } }));
   });
 
-  it('when typ is missing or another system\'s, then 401 TOKEN_INVALID', async () => {
+  it("when typ is missing or another system's, then 401 TOKEN_INVALID", async () => {
     await expectRefusedAsCustomerToken(await sign({ header: { typ: ADMIN.typ } }));
     await expectRefusedAsCustomerToken(await sign({ header: { typ: 'JWT' } }));
   });
@@ -111,7 +114,13 @@ describe('forged customer tokens', () => {
   });
 
   it('when the token is not a JWT at all, then 401 TOKEN_INVALID', async () => {
-    for (const junk of ['abc', 'a.b.c', `${customerToken}x`, 'e30.e30.', customerToken.split('.').slice(0, 2).join('.')]) {
+    for (const junk of [
+      'abc',
+      'a.b.c',
+      `${customerToken}x`,
+      'e30.e30.',
+      customerToken.split('.').slice(0, 2).join('.'),
+    ]) {
       await expectRefusedAsCustomerToken(junk);
     }
   });
@@ -166,8 +175,12 @@ describe('tokens of the other system', () => {
     expect(await app.db.prisma.customer.count()).toBe(before);
   });
 
-  it('when both systems are configured with the same secret, then each still refuses the other\'s tokens (iss/aud/typ)', async () => {
-    const shared = await startTestApp({ CUSTOMER_JWT_SECRET: CUSTOMER_SECRET, ADMIN_JWT_SECRET: CUSTOMER_SECRET, LOGIN_IP_PER_MINUTE: '1000' });
+  it("when both systems are configured with the same secret, then each still refuses the other's tokens (iss/aud/typ)", async () => {
+    const shared = await startTestApp({
+      CUSTOMER_JWT_SECRET: CUSTOMER_SECRET,
+      ADMIN_JWT_SECRET: CUSTOMER_SECRET,
+      LOGIN_IP_PER_MINUTE: '1000',
+    });
     try {
       const customer = await makeCustomer(shared);
       const cToken = await loginAsCustomer(shared, customer.username!);
@@ -178,8 +191,12 @@ describe('tokens of the other system', () => {
       // A token that claims the admin issuer/audience but keeps the customer typ is refused too.
       const mixed = await new SignJWT({ sid: decodeJwt(aToken).sid })
         .setProtectedHeader({ alg: 'HS256', typ: CUSTOMER.typ })
-        .setIssuer(ADMIN.iss).setAudience(ADMIN.aud).setSubject(decodeJwt(aToken).sub!).setJti(crypto.randomUUID())
-        .setIssuedAt().setExpirationTime('1h')
+        .setIssuer(ADMIN.iss)
+        .setAudience(ADMIN.aud)
+        .setSubject(decodeJwt(aToken).sub!)
+        .setJti(crypto.randomUUID())
+        .setIssuedAt()
+        .setExpirationTime('1h')
         .sign(key(CUSTOMER_SECRET));
       expect(gqlCode(await shared.graphql('{ adminMe { id } }', {}, { token: mixed }))).toBe('TOKEN_INVALID');
     } finally {
@@ -191,7 +208,10 @@ describe('tokens of the other system', () => {
 describe('the Authorization header', () => {
   it('when it is missing, not Bearer, or empty, then 401 UNAUTHENTICATED with a realm and no error attribute', async () => {
     for (const authorization of [undefined, `Basic ${btoa('root:root-password-for-tests')}`, 'Bearer', 'Bearer   ']) {
-      const res = await app.request('/api/v1/auth/refresh', { method: 'POST', headers: authorization ? { authorization } : {} });
+      const res = await app.request('/api/v1/auth/refresh', {
+        method: 'POST',
+        headers: authorization ? { authorization } : {},
+      });
       expectProblem(res, 401, 'UNAUTHENTICATED');
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="customer"');
     }
@@ -208,7 +228,10 @@ describe('the Authorization header', () => {
 describe('secret rotation', () => {
   it('when the service runs with a comma-separated secret list, then it signs with the first and accepts tokens of each', async () => {
     const newSecret = 'the-next-customer-secret-0123456789abcdef';
-    const rotatedApp = await startTestApp({ CUSTOMER_JWT_SECRET: `${newSecret},${CUSTOMER_SECRET}`, LOGIN_IP_PER_MINUTE: '1000' });
+    const rotatedApp = await startTestApp({
+      CUSTOMER_JWT_SECRET: `${newSecret},${CUSTOMER_SECRET}`,
+      LOGIN_IP_PER_MINUTE: '1000',
+    });
     try {
       const customer = await makeCustomer(rotatedApp);
       const fresh = await loginAsCustomer(rotatedApp, customer.username!);
@@ -217,8 +240,12 @@ describe('secret rotation', () => {
       const c = decodeJwt(fresh);
       const old = await new SignJWT({ sid: c.sid })
         .setProtectedHeader({ alg: 'HS256', typ: CUSTOMER.typ })
-        .setIssuer(CUSTOMER.iss).setAudience(CUSTOMER.aud).setSubject(c.sub!).setJti(c.jti!)
-        .setIssuedAt(c.iat!).setExpirationTime(c.exp!)
+        .setIssuer(CUSTOMER.iss)
+        .setAudience(CUSTOMER.aud)
+        .setSubject(c.sub!)
+        .setJti(c.jti!)
+        .setIssuedAt(c.iat!)
+        .setExpirationTime(c.exp!)
         .sign(key(CUSTOMER_SECRET));
       expect(old).not.toBe(fresh);
       expect((await rotatedApp.graphql('{ me { id } }', {}, { token: old })).body.data.me.id).toBe(customer.id);

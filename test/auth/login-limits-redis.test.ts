@@ -8,25 +8,10 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_PASSWORD, customerLogin, expectProblem, makeCustomer, uniqueEmail } from '../helpers/accounts.ts';
 import { closedPortUrl } from '../helpers/fake-wechat.ts';
+import { REDIS_URL, redisAvailable } from '../helpers/redis.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
-const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAnswers(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-const available = process.env.REDIS_TEST_URL !== undefined || (await redisAnswers());
-
-describe.skipIf(!available)('login limits shared through Redis', () => {
+describe.skipIf(!redisAvailable)('login limits shared through Redis', () => {
   let one: TestApp;
   let two: TestApp;
   let redis: Redis;
@@ -59,7 +44,8 @@ describe.skipIf(!available)('login limits shared through Redis', () => {
   it('when a customer is locked out through one instance, then the right password is refused by the other too', async () => {
     const customer = await makeCustomer(two, { username: uniqueEmail('locked') });
     const from = { 'x-forwarded-for': ip() };
-    for (let i = 0; i < 5; i++) expectProblem(await customerLogin(one, customer.username, 'wrong', from), 401, 'INVALID_CREDENTIALS');
+    for (let i = 0; i < 5; i++)
+      expectProblem(await customerLogin(one, customer.username, 'wrong', from), 401, 'INVALID_CREDENTIALS');
     expectProblem(await customerLogin(two, customer.username, CUSTOMER_PASSWORD, from), 429, 'RATE_LIMITED');
   });
 
@@ -68,7 +54,7 @@ describe.skipIf(!available)('login limits shared through Redis', () => {
     await customerLogin(one, username, 'wrong', { 'x-forwarded-for': ip() });
     const keys = await redis.keys('shop:login:*');
     expect(keys.length).toBeGreaterThan(0);
-    expect(keys.some((k) => k.includes(username) || k.includes(username.split('@')[0]))).toBe(false);
+    expect(keys.some((k) => k.includes(username) || k.includes(username.split('@')[0]!))).toBe(false);
     for (const k of keys) expect(await redis.pttl(k)).toBeGreaterThan(0);
   });
 });
@@ -80,7 +66,8 @@ describe('login limits when Redis is down', () => {
     try {
       const customer = await makeCustomer(app);
       expect((await customerLogin(app, customer.username, CUSTOMER_PASSWORD)).status).toBe(200);
-      for (let i = 0; i < 5; i++) expectProblem(await customerLogin(app, customer.username, 'wrong'), 401, 'INVALID_CREDENTIALS');
+      for (let i = 0; i < 5; i++)
+        expectProblem(await customerLogin(app, customer.username, 'wrong'), 401, 'INVALID_CREDENTIALS');
       expectProblem(await customerLogin(app, customer.username, CUSTOMER_PASSWORD), 429, 'RATE_LIMITED');
     } finally {
       await app.close();

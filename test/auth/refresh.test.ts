@@ -15,7 +15,11 @@ const GRACE = 3600;
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ LOGIN_IP_PER_MINUTE: '1000', CUSTOMER_TOKEN_TTL: String(TTL), REFRESH_GRACE: String(GRACE) });
+  app = await startTestApp({
+    LOGIN_IP_PER_MINUTE: '1000',
+    CUSTOMER_TOKEN_TTL: String(TTL),
+    REFRESH_GRACE: String(GRACE),
+  });
 });
 afterAll(() => app.close());
 afterEach(() => {
@@ -107,7 +111,11 @@ describe('POST /api/v1/auth/refresh', () => {
     const tokens = new Set(answers.map((r) => r.body.access_token));
     expect(tokens.size).toBe(1);
     const [successor] = tokens;
-    expect(await sessionOf(first)).toMatchObject({ currentJti: decodeJwt(successor).jti, previousJti: decodeJwt(first).jti, revokedAt: null });
+    expect(await sessionOf(first)).toMatchObject({
+      currentJti: decodeJwt(successor).jti,
+      previousJti: decodeJwt(first).jti,
+      revokedAt: null,
+    });
     // The chain goes on from that one successor.
     expect((await refresh(app, successor)).status).toBe(200);
   });
@@ -129,7 +137,11 @@ describe('POST /api/v1/auth/refresh', () => {
   });
 
   it('when the session is older than SESSION_MAX_AGE, then refresh and use both answer 401 TOKEN_EXPIRED, however often it was refreshed', async () => {
-    const short = await startTestApp({ LOGIN_IP_PER_MINUTE: '1000', SESSION_MAX_AGE: '900', CUSTOMER_TOKEN_TTL: '600' });
+    const short = await startTestApp({
+      LOGIN_IP_PER_MINUTE: '1000',
+      SESSION_MAX_AGE: '900',
+      CUSTOMER_TOKEN_TTL: '600',
+    });
     try {
       const travel = freezeClock();
       const customer = await makeCustomer(short);
@@ -172,8 +184,16 @@ describe('POST /api/v1/auth/refresh', () => {
 describe('GraphQL refreshToken', () => {
   it('when called with the token in the Authorization header, then it rotates exactly like the REST route', async () => {
     const first = await newSessionToken();
-    const res = await app.graphql('mutation { refreshToken { accessToken tokenType expiresIn } }', {}, { token: first });
-    expect(res.body.data.refreshToken).toEqual({ accessToken: expect.any(String), tokenType: 'Bearer', expiresIn: TTL });
+    const res = await app.graphql(
+      'mutation { refreshToken { accessToken tokenType expiresIn } }',
+      {},
+      { token: first },
+    );
+    expect(res.body.data.refreshToken).toEqual({
+      accessToken: expect.any(String),
+      tokenType: 'Bearer',
+      expiresIn: TTL,
+    });
     // A retry through REST within the window gets the same successor: one implementation.
     expect((await refresh(app, first)).body.access_token).toBe(res.body.data.refreshToken.accessToken);
     const none = await app.graphql('mutation { refreshToken { accessToken } }');

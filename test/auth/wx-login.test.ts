@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, gqlCode, makeCustomer, refresh } from '../helpers/accounts.ts';
-import { closedPortUrl, FAKE_WX, startFakeWeChat, type FakeWeChat } from '../helpers/fake-wechat.ts';
+import { closedPortUrl, FAKE_WX, type FakeWeChat, startFakeWeChat } from '../helpers/fake-wechat.ts';
 import { expectDocumentedResponse } from '../helpers/openapi.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -49,7 +49,10 @@ describe('POST /api/v1/auth/wx-login — success', () => {
     expect(res.text).not.toMatch(/sk-|session_key/);
     expect(JSON.stringify(created)).not.toMatch(/sk-/);
     // The token is an ordinary customer token: it reads `me` and can be refreshed.
-    expect((await app.graphql('{ me { id username } }', {}, { token: res.body.access_token })).body.data.me).toEqual({ id: created.id, username: null });
+    expect((await app.graphql('{ me { id username } }', {}, { token: res.body.access_token })).body.data.me).toEqual({
+      id: created.id,
+      username: null,
+    });
     expect((await refresh(app, res.body.access_token)).status).toBe(200);
   });
 
@@ -96,10 +99,18 @@ describe('POST /api/v1/auth/wx-login — success', () => {
   });
 
   it('when called over GraphQL, then wxLogin returns the same data with isNewUser', async () => {
-    const res = await app.graphql('mutation ($c: String!) { wxLogin(code: $c) { accessToken tokenType expiresIn isNewUser user { id username } } }', {
-      c: `ok:${openid()}`,
+    const res = await app.graphql(
+      'mutation ($c: String!) { wxLogin(code: $c) { accessToken tokenType expiresIn isNewUser user { id username } } }',
+      {
+        c: `ok:${openid()}`,
+      },
+    );
+    expect(res.body.data.wxLogin).toMatchObject({
+      tokenType: 'Bearer',
+      expiresIn: 7200,
+      isNewUser: true,
+      user: { username: null },
     });
-    expect(res.body.data.wxLogin).toMatchObject({ tokenType: 'Bearer', expiresIn: 7200, isNewUser: true, user: { username: null } });
   });
 });
 
@@ -112,7 +123,7 @@ describe('POST /api/v1/auth/wx-login — WeChat says no', () => {
     [-1, 503, 'UPSTREAM_UNAVAILABLE'],
     [40013, 503, 'UPSTREAM_UNAVAILABLE'],
   ])('when WeChat answers errcode %i, then %i %s and no customer is created', async (errcode, status, code) => {
-    const before = [await customers(), wechat.calls.length];
+    const before = [await customers(), wechat.calls.length] as const;
     const res = await wxLogin(`err:${errcode}`);
     expectProblem(res, status, code);
     await expectDocumentedResponse(app, 'POST', '/api/v1/auth/wx-login', res);
@@ -124,11 +135,14 @@ describe('POST /api/v1/auth/wx-login — WeChat says no', () => {
     expect(res.text).not.toContain(FAKE_WX.secret);
   });
 
-  it.each(['not-json', 'http-500', 'http-502', 'no-openid'])('when WeChat answers %s, then 503 UPSTREAM_UNAVAILABLE and no customer', async (code) => {
-    const before = await customers();
-    expectProblem(await wxLogin(code), 503, 'UPSTREAM_UNAVAILABLE');
-    expect(await customers()).toBe(before);
-  });
+  it.each(['not-json', 'http-500', 'http-502', 'no-openid'])(
+    'when WeChat answers %s, then 503 UPSTREAM_UNAVAILABLE and no customer',
+    async (code) => {
+      const before = await customers();
+      expectProblem(await wxLogin(code), 503, 'UPSTREAM_UNAVAILABLE');
+      expect(await customers()).toBe(before);
+    },
+  );
 
   it('when WeChat does not answer within 5 s, then 503 UPSTREAM_UNAVAILABLE and no customer', async () => {
     const before = await customers();
@@ -161,7 +175,9 @@ describe('POST /api/v1/auth/wx-login — bad requests and configuration', () => 
     try {
       const before = wechat.calls.length;
       expectProblem(await wxLogin('ok:someone', bare), 503, 'WX_LOGIN_NOT_CONFIGURED');
-      expect(gqlCode(await bare.graphql('mutation { wxLogin(code: "ok:x") { accessToken } }'))).toBe('WX_LOGIN_NOT_CONFIGURED');
+      expect(gqlCode(await bare.graphql('mutation { wxLogin(code: "ok:x") { accessToken } }'))).toBe(
+        'WX_LOGIN_NOT_CONFIGURED',
+      );
       expect(wechat.calls.length).toBe(before);
     } finally {
       await bare.close();

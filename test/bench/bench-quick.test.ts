@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- --quick` end to end: data set, both servers, every scenario, the result file.
- * It proves the benchmark works; it asserts no timings (figures vary with the machine).
+ * `npm run bench -- --quick` end to end: data set, the servers, every scenario, the result file.
+ * It proves the benchmark works; it asserts no timings (figures vary with the machine), but every
+ * request must succeed and every write of `mixed` must show on both instances.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -12,7 +13,9 @@ import { TEST_DB } from '../helpers/test-database.ts';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
-  it('when run, then it measures every scenario on service and floor and writes the result file', { timeout: 600_000 }, () => {
+  it('when run, then it measures every scenario (cache off and on, mixed, workers) and writes the result file', {
+    timeout: 600_000,
+  }, () => {
     const out = join(mkdtempSync(join(tmpdir(), 'shop-bench-')), 'result.json');
     const server = new URL(process.env.TEST_DATABASE_URL!);
     server.pathname = '/shop_bench_quick';
@@ -23,16 +26,31 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
       timeout: 590_000,
     });
     expect(run.status, run.stderr.slice(-3000)).toBe(0);
-    expect(run.stdout).toMatch(/\| scenario \| server \| req\/s/);
+    expect(run.stdout).toMatch(/\| scenario \| cache \| server \| req\/s/);
     const result = JSON.parse(readFileSync(out, 'utf8'));
     expect(result.machine).toMatchObject({ mode: 'quick', items: 10_000, cores: expect.any(Number) });
-    const names = result.scenarios.map((s: { name: string }) => s.name);
-    expect(names).toEqual(['list', 'list_default', 'detail', 'search', 'categories', 'graphql_items', 'login']);
+    const names = result.scenarios.map((s: { name: string; cache: string }) => `${s.name}/${s.cache}`);
+    expect(names).toEqual([
+      ...['list', 'list_default', 'list_sorted', 'detail', 'search', 'categories', 'graphql_items', 'login'].map(
+        (n) => `${n}/off`,
+      ),
+      // Quick mode leaves out list_hot and search_hot (the full run has them).
+      ...['detail_hot', 'categories', 'mixed'].map((n) => `${n}/on`),
+      'workers/off',
+    ]);
+    const figureKeys = [
+      'cpu_us_per_req',
+      'errors',
+      'non_2xx',
+      'p50_ms',
+      'p99_ms',
+      'pg_cpu_us_per_req',
+      'rps',
+      'rss_peak_mb',
+    ].sort();
     for (const s of result.scenarios) {
-      for (const figures of [s.service, s.floor].filter(Boolean)) {
-        expect(Object.keys(figures).sort()).toEqual(
-          ['cpu_us_per_req', 'errors', 'non_2xx', 'p50_ms', 'p99_ms', 'pg_cpu_us_per_req', 'rps', 'rss_peak_mb'].sort(),
-        );
+      for (const figures of [s.service, s.floor, ...Object.values(s.by_workers ?? {})].filter(Boolean)) {
+        expect(Object.keys(figures).sort()).toEqual(figureKeys);
         expect(figures.rps).toBeGreaterThan(0);
         // Every request of a read scenario must have succeeded, or the figures measure errors.
         expect(figures.errors).toBe(0);
@@ -40,6 +58,30 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
       }
       expect(s.floor === null).toBe(s.ratio === null);
     }
+    // The hot scenarios compare the cached service with the same (uncached) floor.
+    for (const s of result.scenarios.filter(
+      (x: { cache: string; name: string }) => x.cache === 'on' && x.name !== 'mixed',
+    )) {
+      expect(s.floor).not.toBeNull();
+    }
+
+    const mixed = result.scenarios.find((s: { name: string }) => s.name === 'mixed');
+    expect(mixed.instances).toBe(2);
+    expect(mixed.staleness_ms).toEqual({ writing: expect.any(Number), other: expect.any(Number) });
+    expect(mixed.writes.count).toBeGreaterThan(0);
+    expect(mixed.writes.errors).toBe(0);
+    for (const instance of [mixed.staleness.writing, mixed.staleness.other]) {
+      // Every write showed on both instances (how soon is a figure, not asserted here).
+      expect(instance.writes_seen).toBe(mixed.writes.count);
+      expect(instance.writes_unseen).toBe(0);
+      expect(instance.read_errors).toBe(0);
+    }
+
+    const workers = result.scenarios.find((s: { name: string }) => s.name === 'workers');
+    expect(workers.service).toEqual(workers.by_workers['2']);
+    expect(workers.workers_ratio).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/^\| workers \| off \| service, WORKERS=2 \|/m);
+    expect(run.stdout).toMatch(/staleness on the other instance: +max [\d.]+ ms/);
     expect(result.startup.empty_ms).toBeGreaterThan(0);
     expect(result.startup.existing_ms).toBeGreaterThan(0);
   });

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlCode, loginAsAdmin, loginAsCustomer, makeAdmin, makeCustomer } from '../helpers/accounts.ts';
 import { loadItem, makeCategory, makeItem } from '../helpers/catalog.ts';
 import {
-  catalogCounts,
   CREATE_CATEGORY,
   CREATE_ITEM,
+  catalogCounts,
   DELETE_CATEGORY,
   DELETE_ITEM,
   failImageInserts,
@@ -22,7 +22,7 @@ import {
   UPDATE_CATEGORY,
   UPDATE_ITEM,
 } from '../helpers/catalog-admin.ts';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app.ts';
+import { type ApiResponse, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let app: TestApp;
 let adminToken: string;
@@ -41,7 +41,8 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 /** Runs an admin GraphQL operation with the admin token. */
-const asAdmin = (query: string, variables: Record<string, unknown>) => app.graphql(query, variables, { token: adminToken });
+const asAdmin = (query: string, variables: Record<string, unknown>) =>
+  app.graphql(query, variables, { token: adminToken });
 
 /** Asserts a GraphQL error with `code` and no data for the mutation. */
 function expectGqlError(res: ApiResponse, code: string, field: string) {
@@ -70,7 +71,13 @@ describe('createItem over GraphQL', () => {
     });
     expectGqlError(res, 'VALIDATION_FAILED', 'createItem');
     expect(gqlErrorFields(res)).toEqual(
-      expect.arrayContaining(['name', 'skus[1].skuCode', 'skus[2].price', expect.stringMatching(/^skus\[2\]\.specs/), 'images[0].url']),
+      expect.arrayContaining([
+        'name',
+        'skus[1].skuCode',
+        'skus[2].price',
+        expect.stringMatching(/^skus\[2\]\.specs/),
+        'images[0].url',
+      ]),
     );
     expect(await catalogCounts(app)).toEqual(before);
   });
@@ -164,7 +171,12 @@ describe('updateItem', () => {
     const before = await createItem();
     const res = await asAdmin(UPDATE_ITEM, {
       id: before.id,
-      input: { images: [{ url: 'https://cdn.example.com/new-1.jpg' }, { url: 'https://cdn.example.com/new-2.jpg', sortOrder: 9 }] },
+      input: {
+        images: [
+          { url: 'https://cdn.example.com/new-1.jpg' },
+          { url: 'https://cdn.example.com/new-2.jpg', sortOrder: 9 },
+        ],
+      },
     });
     expect(res.body.errors, res.text).toBeUndefined();
     expect(res.body.data.updateItem.images.map(({ id: _id, ...i }: { id: number }) => i)).toEqual([
@@ -196,15 +208,22 @@ describe('updateItem', () => {
     ['a sku code repeats', { skus: [{ skuCode: 'A' }, { skuCode: 'A' }] }, ['skus[1].skuCode']],
     ['a SKU price has 3 fractional digits', { skus: [{}, {}, { price: '1.001' }] }, ['skus[2].price']],
     ['an image is not http(s)', { images: [{ url: 'javascript:alert(1)' }] }, ['images[0].url']],
-    ['several fields are wrong', { name: '', price: -1, stock: -1, skus: [{ skuCode: 'c'.repeat(65) }] }, ['name', 'price', 'stock', 'skus[0].skuCode']],
-  ])('when %s, then VALIDATION_FAILED names the field (camelCase) and the item is unchanged', async (_label, input, fields) => {
-    const before = await createItem();
-    const stored = await loadItem(app, before.id);
-    const res = await asAdmin(UPDATE_ITEM, { id: before.id, input });
-    expectGqlError(res, 'VALIDATION_FAILED', 'updateItem');
-    expect(gqlErrorFields(res).sort()).toEqual([...fields].sort());
-    expect(await loadItem(app, before.id)).toEqual(stored);
-  });
+    [
+      'several fields are wrong',
+      { name: '', price: -1, stock: -1, skus: [{ skuCode: 'c'.repeat(65) }] },
+      ['name', 'price', 'stock', 'skus[0].skuCode'],
+    ],
+  ])(
+    'when %s, then VALIDATION_FAILED names the field (camelCase) and the item is unchanged',
+    async (_label, input, fields) => {
+      const before = await createItem();
+      const stored = await loadItem(app, before.id);
+      const res = await asAdmin(UPDATE_ITEM, { id: before.id, input });
+      expectGqlError(res, 'VALIDATION_FAILED', 'updateItem');
+      expect(gqlErrorFields(res).sort()).toEqual([...fields].sort());
+      expect(await loadItem(app, before.id)).toEqual(stored);
+    },
+  );
 
   it.each<[string, Record<string, unknown>]>([
     ['stock is 1.5 (not an Int)', { stock: 1.5 }],
@@ -212,14 +231,17 @@ describe('updateItem', () => {
     ['price is a boolean', { price: true }],
     ['skus is a string', { skus: 'BOOT' }],
     ['an image has no url', { images: [{ sortOrder: 1 }] }],
-  ])('when %s (rejected by GraphQL types before the resolver), then VALIDATION_FAILED, not INTERNAL', async (_label, input) => {
-    // Contract §2: a field of the wrong type is 400 VALIDATION_FAILED; INTERNAL means a server fault.
-    const before = await createItem();
-    const stored = await loadItem(app, before.id);
-    const res = await asAdmin(UPDATE_ITEM, { id: before.id, input });
-    expectGqlError(res, 'VALIDATION_FAILED', 'updateItem');
-    expect(await loadItem(app, before.id)).toEqual(stored);
-  });
+  ])(
+    'when %s (rejected by GraphQL types before the resolver), then VALIDATION_FAILED, not INTERNAL',
+    async (_label, input) => {
+      // Contract §2: a field of the wrong type is 400 VALIDATION_FAILED; INTERNAL means a server fault.
+      const before = await createItem();
+      const stored = await loadItem(app, before.id);
+      const res = await asAdmin(UPDATE_ITEM, { id: before.id, input });
+      expectGqlError(res, 'VALIDATION_FAILED', 'updateItem');
+      expect(await loadItem(app, before.id)).toEqual(stored);
+    },
+  );
 
   it('when null is sent for a field that cannot be empty, then it is refused or ignored, never a 500, and the item keeps its value', async () => {
     const before = await createItem();
@@ -293,7 +315,12 @@ describe('deleteItem', () => {
 });
 
 const categoriesOverRest = async () =>
-  (await app.request('/api/v1/categories')).body.categories as Array<{ id: number; name: string; parent_id: number | null; sort_order: number }>;
+  (await app.request('/api/v1/categories')).body.categories as Array<{
+    id: number;
+    name: string;
+    parent_id: number | null;
+    sort_order: number;
+  }>;
 
 describe('createCategory', () => {
   it('when only a name is given, then a top-level category with sort order 0 is created and listed', async () => {
@@ -307,7 +334,12 @@ describe('createCategory', () => {
   it('when a parent and sort order are given, then the sub-category is created under it', async () => {
     const res = await asAdmin(CREATE_CATEGORY, { input: { name: 'Running', parentId: shoes.id, sortOrder: 4 } });
     expect(res.body.errors, res.text).toBeUndefined();
-    expect(res.body.data.createCategory).toEqual({ id: expect.any(Number), name: 'Running', parentId: shoes.id, sortOrder: 4 });
+    expect(res.body.data.createCategory).toEqual({
+      id: expect.any(Number),
+      name: 'Running',
+      parentId: shoes.id,
+      sortOrder: 4,
+    });
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -335,10 +367,18 @@ describe('updateCategory', () => {
 
   it('when it is renamed, moved and re-ordered, then every read shows the change', async () => {
     const { child, other } = await tree();
-    const res = await asAdmin(UPDATE_CATEGORY, { id: child.id, input: { name: 'Moved', parentId: other.id, sortOrder: 7 } });
+    const res = await asAdmin(UPDATE_CATEGORY, {
+      id: child.id,
+      input: { name: 'Moved', parentId: other.id, sortOrder: 7 },
+    });
     expect(res.body.errors, res.text).toBeUndefined();
     expect(res.body.data.updateCategory).toEqual({ id: child.id, name: 'Moved', parentId: other.id, sortOrder: 7 });
-    expect(await categoriesOverRest()).toContainEqual({ id: child.id, name: 'Moved', parent_id: other.id, sort_order: 7 });
+    expect(await categoriesOverRest()).toContainEqual({
+      id: child.id,
+      name: 'Moved',
+      parent_id: other.id,
+      sort_order: 7,
+    });
   });
 
   it('when parentId is null, then the category becomes top-level', async () => {
@@ -355,7 +395,10 @@ describe('updateCategory', () => {
       expectGqlError(res, 'VALIDATION_FAILED', 'updateCategory');
       expect(gqlErrorFields(res)).toEqual(['parentId']);
     }
-    expect(await app.db.prisma.category.findUniqueOrThrow({ where: { id: root.id } })).toMatchObject({ name: 'Root', parentId: null });
+    expect(await app.db.prisma.category.findUniqueOrThrow({ where: { id: root.id } })).toMatchObject({
+      name: 'Root',
+      parentId: null,
+    });
   });
 
   it('when a sub-category moves under a sibling branch that is not its descendant, then it is allowed', async () => {
@@ -366,7 +409,11 @@ describe('updateCategory', () => {
   });
 
   it('when the category does not exist, then NOT_FOUND', async () => {
-    expectGqlError(await asAdmin(UPDATE_CATEGORY, { id: 999_999, input: { name: 'Ghost' } }), 'NOT_FOUND', 'updateCategory');
+    expectGqlError(
+      await asAdmin(UPDATE_CATEGORY, { id: 999_999, input: { name: 'Ghost' } }),
+      'NOT_FOUND',
+      'updateCategory',
+    );
   });
 
   it('when the name is empty, then VALIDATION_FAILED on name', async () => {
@@ -435,23 +482,33 @@ describe('the admin guard on catalogue mutations', () => {
     category: await app.db.prisma.category.findUniqueOrThrow({ where: { id: categoryId } }),
   });
 
-  it.each(mutations)('when %s is called with a customer token, then TOKEN_INVALID and nothing changes', async (field, query, vars) => {
-    const before = await snapshot();
-    expectGqlError(await app.graphql(query, vars(), { token: customerToken }), 'TOKEN_INVALID', field);
-    expect(await snapshot()).toEqual(before);
-  });
+  it.each(mutations)(
+    'when %s is called with a customer token, then TOKEN_INVALID and nothing changes',
+    async (field, query, vars) => {
+      const before = await snapshot();
+      expectGqlError(await app.graphql(query, vars(), { token: customerToken }), 'TOKEN_INVALID', field);
+      expect(await snapshot()).toEqual(before);
+    },
+  );
 
-  it.each(mutations)('when %s is called without a token, then UNAUTHENTICATED and nothing changes', async (field, query, vars) => {
-    const before = await snapshot();
-    expectGqlError(await app.graphql(query, vars()), 'UNAUTHENTICATED', field);
-    expect(await snapshot()).toEqual(before);
-  });
+  it.each(mutations)(
+    'when %s is called without a token, then UNAUTHENTICATED and nothing changes',
+    async (field, query, vars) => {
+      const before = await snapshot();
+      expectGqlError(await app.graphql(query, vars()), 'UNAUTHENTICATED', field);
+      expect(await snapshot()).toEqual(before);
+    },
+  );
 
   it('when an expired admin token is used, then TOKEN_EXPIRED', async () => {
     const admin = await app.db.prisma.admin.findFirstOrThrow({ where: { username: 'root' } });
     const now = Math.floor(Date.now() / 1000);
     const token = await signAdminToken({ sub: String(admin.id), iat: now - 7200, exp: now - 3600 });
-    expectGqlError(await app.graphql(CREATE_CATEGORY, { input: { name: 'Late' } }, { token }), 'TOKEN_EXPIRED', 'createCategory');
+    expectGqlError(
+      await app.graphql(CREATE_CATEGORY, { input: { name: 'Late' } }, { token }),
+      'TOKEN_EXPIRED',
+      'createCategory',
+    );
   });
 
   it('when the admin has been disabled, then ACCOUNT_DISABLED and nothing changes', async () => {
@@ -459,8 +516,16 @@ describe('the admin guard on catalogue mutations', () => {
     const token = await loginAsAdmin(app, { username: admin.username, password: 'disabled-later-pw' });
     await app.db.prisma.admin.update({ where: { id: admin.id }, data: { disabled: true } });
     const before = await snapshot();
-    expectGqlError(await app.graphql(UPDATE_ITEM, { id: itemId, input: { name: 'Sneaky' } }, { token }), 'ACCOUNT_DISABLED', 'updateItem');
-    expectGqlError(await app.graphql(DELETE_CATEGORY, { id: categoryId }, { token }), 'ACCOUNT_DISABLED', 'deleteCategory');
+    expectGqlError(
+      await app.graphql(UPDATE_ITEM, { id: itemId, input: { name: 'Sneaky' } }, { token }),
+      'ACCOUNT_DISABLED',
+      'updateItem',
+    );
+    expectGqlError(
+      await app.graphql(DELETE_CATEGORY, { id: categoryId }, { token }),
+      'ACCOUNT_DISABLED',
+      'deleteCategory',
+    );
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, loginAsAdmin } from '../helpers/accounts.ts';
 import { ISO_UTC, makeCategory, makeItem, restItemOf, type StoredItem } from '../helpers/catalog.ts';
+import { expectDefined } from '../helpers/expect-defined.ts';
 import { expectDocumentedResponse } from '../helpers/openapi.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -44,9 +45,15 @@ describe('GET /api/v1/items/{id}', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const [z, a, noCode] = lamp.skus;
     const [front, side] = lamp.images;
+    expectDefined(z);
+    expectDefined(a);
+    expectDefined(noCode);
+    expectDefined(front);
+    expectDefined(side);
     expect(res.body).toEqual({
       id: lamp.id,
       name: '超亮头灯 Pro',
+      description: '',
       category_id: child.id,
       // The item's own (sub-)category, id and name only.
       category: { id: child.id, name: '照明' },
@@ -76,7 +83,13 @@ describe('GET /api/v1/items/{id}', () => {
     const res = await getItem(bare.id);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(restItemOf(bare));
-    expect(res.body).toMatchObject({ price: 5, stock: 2147483647, skus: [], images: [], category: { id: parent.id, name: 'Outdoor' } });
+    expect(res.body).toMatchObject({
+      price: 5,
+      stock: 2147483647,
+      skus: [],
+      images: [],
+      category: { id: parent.id, name: 'Outdoor' },
+    });
   });
 
   it('when the id is unknown, then 404 NOT_FOUND as problem+json', async () => {
@@ -96,13 +109,22 @@ describe('GET /api/v1/items/{id}', () => {
   });
 
   it('when the item was deleted, then 404 NOT_FOUND', async () => {
-    const doomed = await makeItem(app, { categoryId: parent.id, name: 'Doomed', skus: [{ skuCode: 'D' }], images: ['https://cdn.example.com/d.jpg'] });
+    const doomed = await makeItem(app, {
+      categoryId: parent.id,
+      name: 'Doomed',
+      skus: [{ skuCode: 'D' }],
+      images: ['https://cdn.example.com/d.jpg'],
+    });
     expect((await getItem(doomed.id)).status).toBe(200);
     await app.db.prisma.item.delete({ where: { id: doomed.id } });
     expectProblem(await getItem(doomed.id), 404, 'NOT_FOUND');
 
     const alsoDoomed = await makeItem(app, { categoryId: parent.id, name: 'Also doomed' });
-    const del = await app.graphql('mutation ($id: Int!) { deleteItem(id: $id) }', { id: alsoDoomed.id }, { token: await loginAsAdmin(app) });
+    const del = await app.graphql(
+      'mutation ($id: Int!) { deleteItem(id: $id) }',
+      { id: alsoDoomed.id },
+      { token: await loginAsAdmin(app) },
+    );
     expect(del.body, del.text).toEqual({ data: { deleteItem: true } });
     expectProblem(await getItem(alsoDoomed.id), 404, 'NOT_FOUND');
   });
@@ -128,7 +150,10 @@ describe('GET /api/v1/items/{id}', () => {
 
   it('when another method is used, then 405 METHOD_NOT_ALLOWED with Allow', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      const res = await app.request(`/api/v1/items/${lamp.id}`, { method, ...(method === 'DELETE' ? {} : { body: {} }) });
+      const res = await app.request(`/api/v1/items/${lamp.id}`, {
+        method,
+        ...(method === 'DELETE' ? {} : { body: {} }),
+      });
       expectProblem(res, 405, 'METHOD_NOT_ALLOWED');
       expect(res.headers.get('allow'), method).toBe('GET, HEAD');
     }

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, gqlCode, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { graphqlItemOfRest, makeCategory } from '../helpers/catalog.ts';
 import {
-  catalogCounts,
   CREATE_ITEM,
+  catalogCounts,
   DELETE_ITEM,
   failImageInserts,
   ITEM_QUERY,
@@ -94,7 +94,12 @@ describe('Idempotency-Key on POST /admin/api/items', () => {
     expect(theirs.status, theirs.text).toBe(201);
     expect(theirs.body.id).not.toBe(mine.body.id);
 
-    const theirsOtherBody = await postItem(app, otherToken, itemBody(category.id, { name: 'Theirs only' }), withKey(newKey('x')));
+    const theirsOtherBody = await postItem(
+      app,
+      otherToken,
+      itemBody(category.id, { name: 'Theirs only' }),
+      withKey(newKey('x')),
+    );
     expect(theirsOtherBody.status).toBe(201);
     // Each admin's replay returns their own item.
     expect((await postItem(app, adminToken, body, withKey(key))).body.id).toBe(mine.body.id);
@@ -108,7 +113,12 @@ describe('Idempotency-Key on POST /admin/api/items', () => {
     expect(res.body.errors?.length).toBeGreaterThan(0);
     expect(await catalogCounts(app)).toEqual(before);
 
-    const longest = await postItem(app, adminToken, itemBody(category.id, { name: 'Longest key' }), withKey('k'.repeat(255)));
+    const longest = await postItem(
+      app,
+      adminToken,
+      itemBody(category.id, { name: 'Longest key' }),
+      withKey('k'.repeat(255)),
+    );
     expect(longest.status, longest.text).toBe(201);
   });
 
@@ -129,14 +139,21 @@ describe('Idempotency-Key on POST /admin/api/items', () => {
 
   it('when a request with a key fails validation, then the key is not used up', async () => {
     const key = newKey();
-    expectProblem(await postItem(app, adminToken, itemBody(category.id, { price: -1 }), withKey(key)), 400, 'VALIDATION_FAILED');
+    expectProblem(
+      await postItem(app, adminToken, itemBody(category.id, { price: -1 }), withKey(key)),
+      400,
+      'VALIDATION_FAILED',
+    );
     const res = await postItem(app, adminToken, itemBody(category.id, { name: 'After a 400' }), withKey(key));
     expect(res.status, res.text).toBe(201);
   });
 
   it('when creation with a key fails half-way, then nothing is remembered and a retry creates the item', async () => {
     const key = newKey();
-    const body = itemBody(category.id, { name: 'Retried after failure', images: ['https://cdn.example.com/kaboom.jpg'] });
+    const body = itemBody(category.id, {
+      name: 'Retried after failure',
+      images: ['https://cdn.example.com/kaboom.jpg'],
+    });
     const remove = await failImageInserts(app, 'kaboom');
     const before = await catalogCounts(app);
     try {
@@ -204,7 +221,11 @@ describe('GraphQL createItem and idempotencyKey', () => {
 
   it('when GraphQL gets a key of 256 characters, then VALIDATION_FAILED and nothing is written', async () => {
     const before = await catalogCounts(app);
-    const res = await app.graphql(CREATE_ITEM, { input: itemInput(category.id), key: 'k'.repeat(256) }, { token: adminToken });
+    const res = await app.graphql(
+      CREATE_ITEM,
+      { input: itemInput(category.id), key: 'k'.repeat(256) },
+      { token: adminToken },
+    );
     expect(gqlCode(res)).toBe('VALIDATION_FAILED');
     expect(await catalogCounts(app)).toEqual(before);
   });
@@ -214,7 +235,11 @@ describe('REST and GraphQL parity', () => {
   it('when the same item is created over REST and over GraphQL, then both are the same field by field', async () => {
     const rest = await postItem(app, adminToken, itemBody(category.id, { name: 'Parity boot', price: '19.90' }));
     expect(rest.status, rest.text).toBe(201);
-    const gql = await app.graphql(CREATE_ITEM, { input: itemInput(category.id, { name: 'Parity boot', price: '19.90' }) }, { token: adminToken });
+    const gql = await app.graphql(
+      CREATE_ITEM,
+      { input: itemInput(category.id, { name: 'Parity boot', price: '19.90' }) },
+      { token: adminToken },
+    );
     expect(gql.body.errors, gql.text).toBeUndefined();
     const created = gql.body.data.createItem;
 

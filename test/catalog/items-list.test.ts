@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, loginAsAdmin, loginAsCustomer, makeCustomer } from '../helpers/accounts.ts';
 import {
-  ISO_UTC,
   errorFields,
+  ISO_UTC,
   idsNewestFirst,
   loadItem,
   makeBulkItems,
@@ -12,12 +12,15 @@ import {
   type StoredItem,
 } from '../helpers/catalog.ts';
 import { expectDocumentedResponse } from '../helpers/openapi.ts';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app.ts';
+import { type ApiResponse, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let app: TestApp;
 
 /** GET /api/v1/items with these query parameters (URL-encoded, so `%`, `\` and CJK arrive as typed). */
-const listItems = (params: Record<string, string | number> = {}, opts: { token?: string; headers?: Record<string, string> } = {}) => {
+const listItems = (
+  params: Record<string, string | number> = {},
+  opts: { token?: string; headers?: Record<string, string> } = {},
+) => {
   const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
   return app.request(`/api/v1/items${query ? `?${query}` : ''}`, opts);
 };
@@ -101,8 +104,18 @@ describe('GET /api/v1/items — shape and defaults', () => {
         { url: 'https://cdn.example.com/boot-a2.jpg', sortOrder: 0 },
       ],
     });
-    const max = await makeItem(app, { categoryId: shoes.id, name: 'Max price', price: '99999999.99', createdAt: '2030-01-01T00:00:00.000Z' });
-    const dime = await makeItem(app, { categoryId: shoes.id, name: 'Dime', price: '0.10', createdAt: '2029-12-31T00:00:00.000Z' });
+    const max = await makeItem(app, {
+      categoryId: shoes.id,
+      name: 'Max price',
+      price: '99999999.99',
+      createdAt: '2030-01-01T00:00:00.000Z',
+    });
+    const dime = await makeItem(app, {
+      categoryId: shoes.id,
+      name: 'Dime',
+      price: '0.10',
+      createdAt: '2029-12-31T00:00:00.000Z',
+    });
 
     const res = await listItems({ category_id: shoes.id });
     expect(res.status, res.text).toBe(200);
@@ -114,6 +127,7 @@ describe('GET /api/v1/items — shape and defaults', () => {
         {
           id: boot.id,
           name: 'Shape check',
+          description: '',
           category_id: shoes.id,
           category: { id: shoes.id, name: 'Shoes' },
           price: 19.9,
@@ -124,10 +138,26 @@ describe('GET /api/v1/items — shape and defaults', () => {
             { id: bootSku3, sku_code: 'A-MAX', specs: { 颜色: '黑色' }, price: 99999999.99, stock: 2147483647 },
           ],
           images: [
-            { id: imageId('https://cdn.example.com/boot-a.jpg'), url: 'https://cdn.example.com/boot-a.jpg', sort_order: 0 },
-            { id: imageId('https://cdn.example.com/boot-a2.jpg'), url: 'https://cdn.example.com/boot-a2.jpg', sort_order: 0 },
-            { id: imageId('https://cdn.example.com/boot-c.jpg'), url: 'https://cdn.example.com/boot-c.jpg', sort_order: 1 },
-            { id: imageId('https://cdn.example.com/boot-b.jpg'), url: 'https://cdn.example.com/boot-b.jpg', sort_order: 2 },
+            {
+              id: imageId('https://cdn.example.com/boot-a.jpg'),
+              url: 'https://cdn.example.com/boot-a.jpg',
+              sort_order: 0,
+            },
+            {
+              id: imageId('https://cdn.example.com/boot-a2.jpg'),
+              url: 'https://cdn.example.com/boot-a2.jpg',
+              sort_order: 0,
+            },
+            {
+              id: imageId('https://cdn.example.com/boot-c.jpg'),
+              url: 'https://cdn.example.com/boot-c.jpg',
+              sort_order: 1,
+            },
+            {
+              id: imageId('https://cdn.example.com/boot-b.jpg'),
+              url: 'https://cdn.example.com/boot-b.jpg',
+              sort_order: 2,
+            },
           ],
           created_at: '2030-01-02T00:00:00.000Z',
           updated_at: boot.updatedAt.toISOString(),
@@ -175,7 +205,12 @@ describe('GET /api/v1/items — shape and defaults', () => {
     const all = await idsNewestFirst(app);
     const hundred = await listItems({ limit: 100 });
     expect(hundred.status, hundred.text).toBe(200);
-    expect(hundred.body).toMatchObject({ page: 1, limit: 100, total: all.length, total_pages: Math.ceil(all.length / 100) });
+    expect(hundred.body).toMatchObject({
+      page: 1,
+      limit: 100,
+      total: all.length,
+      total_pages: Math.ceil(all.length / 100),
+    });
     expect(idsOf(hundred)).toEqual(all.slice(0, 100));
     const rest = await listItems({ limit: 100, page: 2 });
     expect(idsOf(rest)).toEqual(all.slice(100, 200));
@@ -410,7 +445,11 @@ describe('GET /api/v1/items — public read', () => {
 describe('deleted items', () => {
   it('when an item row is deleted, then it vanishes from the list and its detail is 404', async () => {
     const cat = await makeCategory(app, { name: 'Doomed rows' });
-    const keep = await makeItem(app, { categoryId: cat.id, name: 'Keeper lamp', createdAt: '2024-05-01T00:00:00.000Z' });
+    const keep = await makeItem(app, {
+      categoryId: cat.id,
+      name: 'Keeper lamp',
+      createdAt: '2024-05-01T00:00:00.000Z',
+    });
     const gone = await makeItem(app, {
       categoryId: cat.id,
       name: 'Doomed lamp',
@@ -430,7 +469,11 @@ describe('deleted items', () => {
 
   it('when an admin deletes an item through GraphQL deleteItem, then it vanishes from every read', async () => {
     const cat = await makeCategory(app, { name: 'Doomed by admin' });
-    const keep = await makeItem(app, { categoryId: cat.id, name: 'Keeper chair', createdAt: '2024-05-01T00:00:00.000Z' });
+    const keep = await makeItem(app, {
+      categoryId: cat.id,
+      name: 'Keeper chair',
+      createdAt: '2024-05-01T00:00:00.000Z',
+    });
     const gone = await makeItem(app, {
       categoryId: cat.id,
       name: 'Condemned chair',

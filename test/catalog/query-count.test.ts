@@ -3,8 +3,8 @@
  * read path returns exactly what Prisma returns for the same item.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findItem, ITEM_INCLUDE } from '../../src/catalog/item.repository.ts';
-import { makeCategory } from '../helpers/catalog.ts';
+import { findItem } from '../../src/catalog/item.repository.ts';
+import { ITEM_INCLUDE, makeCategory } from '../helpers/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let app: TestApp;
@@ -23,7 +23,14 @@ beforeAll(async () => {
         categoryId: i % 2 ? parent.id : child.id,
         price: `${i}.5`,
         stock: i,
-        skus: { create: [1, 2, 3].map((n) => ({ skuCode: `T${i}-${n}`, specs: { size: String(n) }, price: `${i}.0${n}`, stock: n })) },
+        skus: {
+          create: [1, 2, 3].map((n) => ({
+            skuCode: `T${i}-${n}`,
+            specs: { size: String(n) },
+            price: `${i}.0${n}`,
+            stock: n,
+          })),
+        },
         images: { create: [1, 0].map((n) => ({ url: `https://cdn.example.com/t/${i}-${n}.jpg`, sortOrder: n })) },
       },
     });
@@ -47,7 +54,9 @@ async function get(path: string) {
 describe('SQL statements per read', () => {
   it('when a page of 1 and a page of 100 items are listed, then each costs one statement', async () => {
     const one = await statementsOf(() => get('/api/v1/items?limit=1'));
-    const hundred = await statementsOf(async () => expect((await get('/api/v1/items?limit=100')).body.items).toHaveLength(100));
+    const hundred = await statementsOf(async () =>
+      expect((await get('/api/v1/items?limit=100')).body.items).toHaveLength(100),
+    );
     expect(one).toBe(1);
     expect(hundred).toBe(1);
   });
@@ -78,14 +87,36 @@ describe('SQL statements per read', () => {
 });
 
 describe('the one-statement read path', () => {
-  it('when an item is read, then it equals what Prisma returns with the same relations and order', async () => {
-    const { id } = (await app.db.prisma.item.findFirstOrThrow({ where: { name: 'Tent 7 帐篷' } }));
+  it('when an item is read, then it holds what Prisma reads for the same relations and order, in wire form', async () => {
+    const { id } = await app.db.prisma.item.findFirstOrThrow({ where: { name: 'Tent 7 帐篷' } });
     const viaSql = await findItem(app.db.sql, id);
-    const viaPrisma = await app.db.prisma.item.findUniqueOrThrow({ where: { id }, include: ITEM_INCLUDE });
-    // Decimal instances compare by value as text.
-    const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
-    expect(plain(viaSql)).toEqual(plain(viaPrisma));
+    const p = await app.db.prisma.item.findUniqueOrThrow({ where: { id }, include: ITEM_INCLUDE });
+    // The fields answers show: exact decimal text, ISO 8601 UTC timestamps.
+    expect(viaSql).toEqual({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      categoryId: p.categoryId,
+      category: {
+        id: p.category.id,
+        name: p.category.name,
+        parentId: p.category.parentId,
+        sortOrder: p.category.sortOrder,
+      },
+      price: p.price.toFixed(2),
+      stock: p.stock,
+      skus: p.skus.map((s) => ({
+        id: s.id,
+        skuCode: s.skuCode,
+        specs: s.specs,
+        price: s.price.toFixed(2),
+        stock: s.stock,
+      })),
+      images: p.images.map((m) => ({ id: m.id, url: m.url, sortOrder: m.sortOrder })),
+      createdAt: p.createdAt.toISOString(),
+      updatedAt: p.updatedAt.toISOString(),
+    });
     expect(viaSql!.images.map((m) => m.sortOrder)).toEqual([0, 1]);
-    expect(viaSql!.skus.map((s) => s.price.toFixed(2))).toEqual(['7.01', '7.02', '7.03']);
+    expect(viaSql!.skus.map((s) => s.price)).toEqual(['7.01', '7.02', '7.03']);
   });
 });

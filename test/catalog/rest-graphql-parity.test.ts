@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, gqlCode } from '../helpers/accounts.ts';
 import {
-  ITEM_GQL_FIELDS,
   errorFields,
   graphqlItemOfRest,
+  ITEM_GQL_FIELDS,
   makeBulkItems,
   makeCategory,
   makeItem,
   type StoredItem,
 } from '../helpers/catalog.ts';
 import { expectDocumentedResponse } from '../helpers/openapi.ts';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app.ts';
+import { type ApiResponse, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let app: TestApp;
 type Category = { id: number; name: string; parentId: number | null; sortOrder: number };
@@ -31,7 +31,10 @@ const ITEM_GQL = /* GraphQL */ `query ($id: Int!) { item(id: $id) { ${ITEM_GQL_F
 
 beforeAll(async () => {
   app = await startTestApp();
-  const remember = <T extends Category>(c: T) => (categories.set(c.id, c), c);
+  const remember = <T extends Category>(c: T) => {
+    categories.set(c.id, c);
+    return c;
+  };
   root = remember(await makeCategory(app, { name: 'Outdoor', sortOrder: 3 }));
   sub = remember(await makeCategory(app, { name: '照明', parentId: root.id, sortOrder: 7 }));
   other = remember(await makeCategory(app, { name: 'Home' }));
@@ -50,9 +53,25 @@ beforeAll(async () => {
       { url: 'https://cdn.example.com/0.jpg', sortOrder: 0 },
     ],
   });
-  await makeItem(app, { categoryId: root.id, name: 'Trail boot', price: '19.90', createdAt: '2025-01-02T00:00:00.000Z', skus: [{ skuCode: 'B' }] });
-  await makeItem(app, { categoryId: root.id, name: '100% cotton trail tee', price: '0.10', createdAt: '2025-01-02T00:00:00.000Z' });
-  await makeItem(app, { categoryId: other.id, name: 'Trail blanket', price: '7', images: ['https://cdn.example.com/blanket.jpg'] });
+  await makeItem(app, {
+    categoryId: root.id,
+    name: 'Trail boot',
+    price: '19.90',
+    createdAt: '2025-01-02T00:00:00.000Z',
+    skus: [{ skuCode: 'B' }],
+  });
+  await makeItem(app, {
+    categoryId: root.id,
+    name: '100% cotton trail tee',
+    price: '0.10',
+    createdAt: '2025-01-02T00:00:00.000Z',
+  });
+  await makeItem(app, {
+    categoryId: other.id,
+    name: 'Trail blanket',
+    price: '7',
+    images: ['https://cdn.example.com/blanket.jpg'],
+  });
   await makeBulkItems(app, other.id, 25, 'Filler');
 });
 afterAll(() => app.close());
@@ -126,8 +145,15 @@ describe('REST and GraphQL parity — items', () => {
     expect(gql.body.data.item).toMatchObject({
       price: 99999999.99,
       category: { id: sub.id, name: '照明', parentId: root.id, sortOrder: 7 },
-      skus: [{ skuCode: 'L-2', specs: { color: 'red', 尺码: 'L' }, price: 0.1, stock: 4 }, { skuCode: null, specs: {}, price: 19.9 }],
-      images: [{ url: 'https://cdn.example.com/1.jpg' }, { url: 'https://cdn.example.com/0.jpg' }, { url: 'https://cdn.example.com/2.jpg' }],
+      skus: [
+        { skuCode: 'L-2', specs: { color: 'red', 尺码: 'L' }, price: 0.1, stock: 4 },
+        { skuCode: null, specs: {}, price: 19.9 },
+      ],
+      images: [
+        { url: 'https://cdn.example.com/1.jpg' },
+        { url: 'https://cdn.example.com/0.jpg' },
+        { url: 'https://cdn.example.com/2.jpg' },
+      ],
       createdAt: '2025-01-01T00:00:00.000Z',
     });
     await expectDocumentedResponse(app, 'GET', '/api/v1/items/{id}', rest);

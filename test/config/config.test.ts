@@ -26,7 +26,13 @@ describe('configuration (contract §6)', () => {
 
   it('when values are invalid, then start-up stops naming every bad variable', () => {
     const attempt = () =>
-      loadConfig({ PORT: 'eighty', CUSTOMER_TOKEN_TTL: '-5', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SEED_DEMO: 'maybe' });
+      loadConfig({
+        PORT: 'eighty',
+        CUSTOMER_TOKEN_TTL: '-5',
+        DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+        SEED_DEMO: 'maybe',
+      });
     expect(attempt).toThrow(ConfigError);
     try {
       attempt();
@@ -46,10 +52,40 @@ describe('configuration (contract §6)', () => {
     expect(() =>
       loadConfig({ NODE_ENV: 'production', CUSTOMER_JWT_SECRET: secret('s'), ADMIN_JWT_SECRET: secret('s') }),
     ).toThrow(/ADMIN_JWT_SECRET: must differ from CUSTOMER_JWT_SECRET/);
-    const ok = loadConfig({ NODE_ENV: 'production', CUSTOMER_JWT_SECRET: `${secret('c')},${secret('o')}`, ADMIN_JWT_SECRET: secret('a') });
+    const ok = loadConfig({
+      NODE_ENV: 'production',
+      CUSTOMER_JWT_SECRET: `${secret('c')},${secret('o')}`,
+      ADMIN_JWT_SECRET: secret('a'),
+    });
     expect(ok.jwt.customerSecrets).toEqual([secret('c'), secret('o')]);
     expect(ok.seedDemo).toBe(false);
     expect(ok.graphiql).toBe(false);
+  });
+
+  it('when TRUST_PROXY=true, then start-up stops: clients could choose their own IP (contract §7.2)', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would let clients choose their IP/);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toBe('10.0.0.0/8, loopback');
+  });
+
+  it('when the hardening settings are unset, then the contract defaults apply, per environment', () => {
+    const dev = loadConfig({});
+    expect(dev).toMatchObject({
+      introspection: true,
+      corsOrigins: ['*'],
+      statementTimeoutMs: 5000,
+      poolSize: 10,
+      graphqlMaxCost: 5000,
+    });
+    expect(dev.login.wxIpPerMinute).toBe(30);
+    const prod = loadConfig({
+      NODE_ENV: 'production',
+      CUSTOMER_JWT_SECRET: secret('c'),
+      ADMIN_JWT_SECRET: secret('a'),
+    });
+    expect(prod).toMatchObject({ introspection: false, corsOrigins: [] });
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://shop.example.com/path' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT: '5s' })).toThrow(/DATABASE_STATEMENT_TIMEOUT/);
   });
 
   it('when only one of WX_APPID / WX_SECRET is set, then start-up stops', () => {
@@ -63,7 +99,7 @@ describe('configuration (contract §6)', () => {
     const second = await resolveJwtSecrets(config);
     expect(second).toEqual(first);
     expect(first.customer[0]).not.toBe(first.admin[0]);
-    expect(first.customer[0].length).toBeGreaterThanOrEqual(32);
+    expect(first.customer[0]?.length).toBeGreaterThanOrEqual(32);
     const file = join(dataDir, 'jwt-secrets.json');
     expect(JSON.parse(readFileSync(file, 'utf8')).customer).toBe(first.customer[0]);
     expect(statSync(file).mode & 0o077).toBe(0);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
-import { applyMigrations, MigrationError, readMigrations, type Migration } from '../../src/db/migrate.ts';
+import { applyMigrations, type Migration, MigrationError, readMigrations } from '../../src/db/migrate.ts';
 import { openTestDatabase } from '../helpers/test-database.ts';
 
 let db: Database & { dispose(): Promise<void> };
@@ -26,9 +26,9 @@ describe('the migration runner', () => {
     );
     expect(rows).toHaveLength(migrations.length);
     rows.forEach((row, i) => {
-      expect(row.migration_name).toBe(migrations[i].name);
+      expect(row.migration_name).toBe(migrations[i]!.name);
       // Prisma's checksum: sha256 hex of the migration.sql bytes.
-      expect(row.checksum).toBe(migrations[i].checksum);
+      expect(row.checksum).toBe(migrations[i]!.checksum);
       expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(row.finished_at).not.toBeNull();
       expect(row.rolled_back_at).toBeNull();
@@ -54,15 +54,17 @@ describe('the migration runner', () => {
     const migrations = await readMigrations();
     await applyMigrations(db.sql, migrations);
     expect(await applyMigrations(db.sql, migrations)).toEqual([]);
-    const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "_prisma_migrations"');
-    expect(n).toBe(migrations.length);
+    const [count] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "_prisma_migrations"');
+    expect(count?.n).toBe(migrations.length);
   });
 
   it('when an applied migration was edited, then start-up stops with a message naming it', async () => {
     await applyMigrations(db.sql, [migration('20990101000000_one', 'CREATE TABLE t_one (id int);')]);
     const edited = migration('20990101000000_one', 'CREATE TABLE t_one (id bigint);');
     await expect(applyMigrations(db.sql, [edited])).rejects.toThrow(MigrationError);
-    await expect(applyMigrations(db.sql, [edited])).rejects.toThrow(/20990101000000_one was changed after it was applied/);
+    await expect(applyMigrations(db.sql, [edited])).rejects.toThrow(
+      /20990101000000_one was changed after it was applied/,
+    );
   });
 
   it('when a migration fails half-way, then none of its statements stay and it is not recorded', async () => {
@@ -70,7 +72,9 @@ describe('the migration runner', () => {
     await expect(applyMigrations(db.sql, [bad])).rejects.toThrow(/20990101000000_bad failed/);
     const tables = await db.sql.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 't_half'`);
     expect(tables).toHaveLength(0);
-    const recorded = await db.sql.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '20990101000000_bad'`);
+    const recorded = await db.sql.query(
+      `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '20990101000000_bad'`,
+    );
     expect(recorded).toHaveLength(0);
     // The database stays usable, and a fixed migration applies.
     const fixed = migration('20990101000000_bad', 'CREATE TABLE t_half (id int);');

@@ -14,7 +14,9 @@ describe.runIf(TEST_DB === 'postgres')('database outage', () => {
   beforeAll(async () => {
     const target = new URL(process.env.TEST_DATABASE_URL!);
     proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    app = await startTestApp({}, { viaPort: proxy.port });
+    // Cache off: a cached answer is still true while the database is away (nothing can change it), so the
+    // cache would answer these reads; what is tested here is the read that has to reach the database.
+    app = await startTestApp({ CATALOG_CACHE_MB: '0' }, { viaPort: proxy.port });
     await app.db.prisma.category.create({ data: { name: 'Shoes' } });
   });
   afterAll(async () => {

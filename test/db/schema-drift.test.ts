@@ -74,7 +74,9 @@ function expectedType(f: DmmfField): string {
     Float: 'double precision',
     Json: 'jsonb',
   };
-  return scalar[f.type];
+  const type = scalar[f.type];
+  if (type === undefined) throw new Error(`extend expectedType for ${f.type}`);
+  return type;
 }
 
 /** Prisma's default constraint names: `<table>_<columns>_{pkey|key|idx|fkey}`. */
@@ -95,12 +97,21 @@ describe('the migrated database matches schema.prisma', () => {
     const rows = await db.sql.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`,
     );
-    const actual = rows.map((r) => r.table_name).filter((t) => t !== '_prisma_migrations').sort();
+    const actual = rows
+      .map((r) => r.table_name)
+      .filter((t) => t !== '_prisma_migrations')
+      .sort();
     expect(actual).toEqual(dmmf.models.map(tableOf).sort());
   });
 
   it('when compared column by column, then names, types, nullability and defaults match', async () => {
-    const rows = await db.sql.query<{ table_name: string; column_name: string; type: string; not_null: boolean; has_default: boolean }>(
+    const rows = await db.sql.query<{
+      table_name: string;
+      column_name: string;
+      type: string;
+      not_null: boolean;
+      has_default: boolean;
+    }>(
       `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS type,
               a.attnotnull AS not_null, a.atthasdef AS has_default
          FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -108,7 +119,10 @@ describe('the migrated database matches schema.prisma', () => {
           AND c.relname <> '_prisma_migrations'`,
     );
     const actual = rows
-      .map((r) => `${r.table_name}.${r.column_name} ${r.type}${r.not_null ? ' NOT NULL' : ''}${r.has_default ? ' DEFAULT' : ''}`)
+      .map(
+        (r) =>
+          `${r.table_name}.${r.column_name} ${r.type}${r.not_null ? ' NOT NULL' : ''}${r.has_default ? ' DEFAULT' : ''}`,
+      )
       .sort();
     const expected = dmmf.models
       .flatMap((m) =>
@@ -128,9 +142,7 @@ describe('the migrated database matches schema.prisma', () => {
     const rows = await db.sql.query<{ indexname: string; indexdef: string }>(
       `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename <> '_prisma_migrations'`,
     );
-    const actual = rows
-      .map((r) => r.indexdef.replace(/ ON [\w.]*\.(\w+) /, ' ON $1 '))
-      .sort();
+    const actual = rows.map((r) => r.indexdef.replace(/ ON [\w.]*\.(\w+) /, ' ON $1 ')).sort();
     const expected = dmmf.indexes
       .map((ix) => {
         const model = modelByName.get(ix.model)!;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { hashPassword } from '../../src/auth/password.ts';
 import type { Customer } from '../../src/generated/prisma/client.ts';
-import { TEST_ADMIN, type ApiResponse, type TestApp } from './test-app.ts';
+import { type ApiResponse, TEST_ADMIN, type TestApp } from './test-app.ts';
 
 export const CUSTOMER_PASSWORD = 'correct horse battery staple';
 
@@ -13,7 +13,13 @@ export const uniqueEmail = (label = 'user') => `${label}-${randomUUID().slice(0,
 /** Inserts a customer with an argon2id password hash (or none). */
 export async function makeCustomer(
   app: TestApp,
-  opts: { username?: string | null; password?: string | null; nickname?: string; disabled?: boolean; wxOpenid?: string } = {},
+  opts: {
+    username?: string | null;
+    password?: string | null;
+    nickname?: string;
+    disabled?: boolean;
+    wxOpenid?: string;
+  } = {},
 ): Promise<Customer> {
   const password = opts.password === undefined ? CUSTOMER_PASSWORD : opts.password;
   return app.db.prisma.customer.create({
@@ -47,8 +53,7 @@ export const adminLogin = (app: TestApp, username: unknown, password: unknown, h
   app.request('/admin/api/auth/login', { body: { username, password }, headers });
 
 /** POST /api/v1/auth/refresh with `token`. */
-export const refresh = (app: TestApp, token?: string) =>
-  app.request('/api/v1/auth/refresh', { method: 'POST', token });
+export const refresh = (app: TestApp, token?: string) => app.request('/api/v1/auth/refresh', { method: 'POST', token });
 
 /** Logs a customer in over REST and returns the access token. */
 export async function loginAsCustomer(app: TestApp, username: string, password = CUSTOMER_PASSWORD): Promise<string> {
@@ -58,7 +63,10 @@ export async function loginAsCustomer(app: TestApp, username: string, password =
 }
 
 /** Logs the bootstrap admin (or another) in over REST and returns the access token. */
-export async function loginAsAdmin(app: TestApp, creds: { username: string; password: string } = TEST_ADMIN): Promise<string> {
+export async function loginAsAdmin(
+  app: TestApp,
+  creds: { username: string; password: string } = TEST_ADMIN,
+): Promise<string> {
   const res = await adminLogin(app, creds.username, creds.password);
   expect(res.status, res.text).toBe(200);
   return res.body.access_token as string;

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { ITEM_GQL_FIELDS } from './catalog.ts';
-import { BASE_ENV, type ApiResponse, type TestApp } from './test-app.ts';
+import { type ApiResponse, BASE_ENV, type TestApp } from './test-app.ts';
 
 export const ITEMS_PATH = '/admin/api/items';
 
@@ -37,7 +37,10 @@ export function itemInput(categoryId: number, overrides: Record<string, unknown>
       { skuCode: 'BOOT-RED-42', specs: { color: 'red', size: '42' }, price: 21.5, stock: 10 },
       { skuCode: 'BOOT-RED-43', specs: { color: 'red', size: '43' }, stock: 3 },
     ],
-    images: [{ url: 'https://cdn.example.com/boot.jpg' }, { url: 'https://cdn.example.com/boot-side.jpg', sortOrder: 5 }],
+    images: [
+      { url: 'https://cdn.example.com/boot.jpg' },
+      { url: 'https://cdn.example.com/boot-side.jpg', sortOrder: 5 },
+    ],
     ...overrides,
   };
 }

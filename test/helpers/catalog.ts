@@ -3,8 +3,15 @@
  * Prisma (SKUs and images one by one, so their ids follow the order given), and the REST / GraphQL
  * shapes the contract (§4, §5) promises for them are computed from what the database holds.
  */
-import { ITEM_INCLUDE } from '../../src/catalog/item.repository.ts';
+import type { Prisma } from '../../src/generated/prisma/client.ts';
 import type { TestApp } from './test-app.ts';
+
+/** What an item answer shows, read through Prisma: its category, SKUs by id, images by sort order then id. */
+export const ITEM_INCLUDE = {
+  category: true,
+  skus: { orderBy: { id: 'asc' } },
+  images: { orderBy: [{ sortOrder: 'asc' }, { id: 'asc' }] },
+} as const satisfies Prisma.ItemInclude;
 
 export interface CategorySpec {
   name?: string;
@@ -28,6 +35,7 @@ export interface ImageSpec {
 export interface ItemSpec {
   categoryId: number;
   name?: string;
+  description?: string;
   /** Decimal string such as '19.90' (NUMERIC(10,2)). */
   price?: string;
   stock?: number;
@@ -63,6 +71,7 @@ export async function makeItem(app: TestApp, spec: ItemSpec): Promise<StoredItem
   const item = await prisma.item.create({
     data: {
       name: spec.name ?? nextLabel('Item'),
+      ...(spec.description !== undefined ? { description: spec.description } : {}),
       categoryId: spec.categoryId,
       price,
       stock: spec.stock ?? 10,
@@ -71,7 +80,13 @@ export async function makeItem(app: TestApp, spec: ItemSpec): Promise<StoredItem
   });
   for (const sku of spec.skus ?? []) {
     await prisma.sku.create({
-      data: { itemId: item.id, skuCode: sku.skuCode ?? null, specs: sku.specs ?? {}, price: sku.price ?? price, stock: sku.stock ?? 0 },
+      data: {
+        itemId: item.id,
+        skuCode: sku.skuCode ?? null,
+        specs: sku.specs ?? {},
+        price: sku.price ?? price,
+        stock: sku.stock ?? 0,
+      },
     });
   }
   for (const [i, image] of (spec.images ?? []).entries()) {
@@ -106,11 +121,18 @@ export function restItemOf(item: StoredItem) {
   return {
     id: item.id,
     name: item.name,
+    description: item.description,
     category_id: item.categoryId,
     category: { id: item.category.id, name: item.category.name },
     price: moneyNumber(item.price),
     stock: item.stock,
-    skus: item.skus.map((s) => ({ id: s.id, sku_code: s.skuCode, specs: s.specs, price: moneyNumber(s.price), stock: s.stock })),
+    skus: item.skus.map((s) => ({
+      id: s.id,
+      sku_code: s.skuCode,
+      specs: s.specs,
+      price: moneyNumber(s.price),
+      stock: s.stock,
+    })),
     images: item.images.map((i) => ({ id: i.id, url: i.url, sort_order: i.sortOrder })),
     created_at: item.createdAt.toISOString(),
     updated_at: item.updatedAt.toISOString(),
@@ -119,7 +141,7 @@ export function restItemOf(item: StoredItem) {
 
 /** Every Item field GraphQL offers (contract §5), for parity checks. */
 export const ITEM_GQL_FIELDS = /* GraphQL */ `
-  id name categoryId category { id name parentId sortOrder } price stock
+  id name description categoryId category { id name parentId sortOrder } price stock
   skus { id skuCode specs price stock } images { id url sortOrder } createdAt updatedAt`;
 
 /**
@@ -130,11 +152,23 @@ export function graphqlItemOfRest(rest: any, category: { parentId: number | null
   return {
     id: rest.id,
     name: rest.name,
+    description: rest.description,
     categoryId: rest.category_id,
-    category: { id: rest.category.id, name: rest.category.name, parentId: category.parentId, sortOrder: category.sortOrder },
+    category: {
+      id: rest.category.id,
+      name: rest.category.name,
+      parentId: category.parentId,
+      sortOrder: category.sortOrder,
+    },
     price: rest.price,
     stock: rest.stock,
-    skus: rest.skus.map((s: any) => ({ id: s.id, skuCode: s.sku_code, specs: s.specs, price: s.price, stock: s.stock })),
+    skus: rest.skus.map((s: any) => ({
+      id: s.id,
+      skuCode: s.sku_code,
+      specs: s.specs,
+      price: s.price,
+      stock: s.stock,
+    })),
     images: rest.images.map((i: any) => ({ id: i.id, url: i.url, sortOrder: i.sort_order })),
     createdAt: rest.created_at,
     updatedAt: rest.updated_at,
@@ -150,6 +184,11 @@ export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Inserts `count` bare items (no SKUs, no images) in one statement; they share one created_at. */
 export async function makeBulkItems(app: TestApp, categoryId: number, count: number, namePrefix = 'Bulk item') {
   await app.db.prisma.item.createMany({
-    data: Array.from({ length: count }, (_, i) => ({ name: `${namePrefix} ${i + 1}`, categoryId, price: '1.00', stock: 1 })),
+    data: Array.from({ length: count }, (_, i) => ({
+      name: `${namePrefix} ${i + 1}`,
+      categoryId,
+      price: '1.00',
+      stock: 1,
+    })),
   });
 }

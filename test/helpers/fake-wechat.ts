@@ -13,6 +13,9 @@
  * | `not-json`                  | an HTML error page with status 200                        |
  * | `http-<status>`             | that HTTP status with a JSON body                         |
  * | `no-openid`                 | errcode 0 but no openid                                   |
+ * | `nul-openid`                | an openid holding U+0000                                  |
+ * | `long-openid`               | an openid of 4096 characters                              |
+ * | `bad-unionid:<openid>`      | openid + a unionid holding a newline and U+0000           |
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -40,7 +43,8 @@ export async function startFakeWeChat(opts: { slowMs?: number } = {}): Promise<F
     res.writeHead(status, { 'content-type': 'text/plain' }); // sic: WeChat labels its JSON text/plain
     res.end(JSON.stringify(body));
   };
-  const identity = (openid: string, extra: Record<string, string> = {}) => ({
+  // A part missing from the code (`ok` with no openid) leaves its field out of the JSON answer.
+  const identity = (openid: string | undefined, extra: Record<string, string | undefined> = {}) => ({
     openid,
     session_key: `sk-${openid}-must-never-leak`,
     ...extra,
@@ -48,7 +52,8 @@ export async function startFakeWeChat(opts: { slowMs?: number } = {}): Promise<F
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (req.method !== 'GET' || url.pathname !== '/sns/jscode2session') return json(res, { errcode: 404, errmsg: 'no such api' }, 404);
+    if (req.method !== 'GET' || url.pathname !== '/sns/jscode2session')
+      return json(res, { errcode: 404, errmsg: 'no such api' }, 404);
     const q = Object.fromEntries(url.searchParams);
     calls.push(q);
     if (q.appid !== FAKE_WX.appId) return json(res, { errcode: 40013, errmsg: 'invalid appid' });
@@ -57,7 +62,7 @@ export async function startFakeWeChat(opts: { slowMs?: number } = {}): Promise<F
     const code = q.js_code ?? '';
     if (!code) return json(res, { errcode: 41008, errmsg: 'missing code' });
 
-    const [kind, a, b] = code.split(':');
+    const [kind = '', a, b] = code.split(':');
     switch (kind) {
       case 'ok':
         return json(res, identity(a));
@@ -84,6 +89,12 @@ export async function startFakeWeChat(opts: { slowMs?: number } = {}): Promise<F
         return res.end('<html><body>502 Bad Gateway</body></html>');
       case 'no-openid':
         return json(res, { errcode: 0, errmsg: 'ok', session_key: 'sk-without-openid' });
+      case 'nul-openid':
+        return json(res, identity('o-nul-\u0000-id'));
+      case 'long-openid':
+        return json(res, identity('o'.repeat(4096)));
+      case 'bad-unionid':
+        return json(res, identity(a, { unionid: 'u-\n-\u0000' }));
       default:
         if (kind.startsWith('http-')) return json(res, { errcode: -1, errmsg: 'gateway' }, Number(kind.slice(5)));
         return json(res, { errcode: 40029, errmsg: 'invalid code' });

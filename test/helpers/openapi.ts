@@ -5,11 +5,13 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
+import { expectDefined } from './expect-defined.ts';
 import type { ApiResponse, TestApp } from './test-app.ts';
 
 const validators = new WeakMap<TestApp, Promise<any>>();
 
-async function documentOf(app: TestApp): Promise<any> {
+/** The app's /openapi.json, fetched once per app. */
+export async function documentOf(app: TestApp): Promise<any> {
   let doc = validators.get(app);
   if (!doc) {
     doc = app.request('/openapi.json').then((r) => r.body);
@@ -25,7 +27,13 @@ export async function expectDocumentedResponse(app: TestApp, method: string, tem
   expect(operation, `${method} ${template} is in /openapi.json`).toBeDefined();
   const documented = operation.responses[String(res.status)];
   expect(documented, `${res.status} is documented for ${method} ${template}`).toBeDefined();
-  const [mediaType, { schema }] = Object.entries(documented.content as Record<string, { schema: object }>)[0];
+  if (!documented.content) {
+    expect(res.text, `${res.status} of ${method} ${template} has no body`).toBe('');
+    return;
+  }
+  const [content] = Object.entries(documented.content as Record<string, { schema: object }>);
+  expectDefined(content, `${res.status} of ${method} ${template} documents a body`);
+  const [mediaType, { schema }] = content;
   expect(res.headers.get('content-type')).toContain(mediaType);
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
@@ -34,4 +42,45 @@ export async function expectDocumentedResponse(app: TestApp, method: string, tem
   const ok = validate(res.body);
   expect(validate.errors ?? [], JSON.stringify(validate.errors)).toEqual([]);
   expect(ok).toBe(true);
+}
+
+export interface DocumentedOperation {
+  method: string;
+  /** The path template as documented (`/api/v1/items/{id}`). */
+  template: string;
+  operation: any;
+}
+
+/** Every operation of the document, in its order. */
+export function operationsOf(doc: any): DocumentedOperation[] {
+  return Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([template, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ method: method.toUpperCase(), template, operation })),
+  );
+}
+
+/** The documented success status of an operation (its one 2xx response). */
+export function successStatusOf(operation: any): number {
+  const statuses = Object.keys(operation.responses).filter((s) => /^2\d\d$/.test(s));
+  expect(statuses, `${operation.operationId} documents one success status`).toHaveLength(1);
+  return Number(statuses[0]);
+}
+
+/** The request an operation's examples describe: the path with its example ids, query and body. */
+export function exampleRequestOf(op: DocumentedOperation): { path: string; body?: unknown } {
+  const params = (op.operation.parameters ?? []) as Array<{ name: string; in: string; example?: unknown }>;
+  let path = op.template;
+  const query = new URLSearchParams();
+  for (const p of params) {
+    if (p.in === 'path') {
+      expect(p.example, `${op.method} ${op.template}: path parameter ${p.name} has an example`).toBeDefined();
+      path = path.replace(`{${p.name}}`, encodeURIComponent(String(p.example)));
+    }
+    if (p.in === 'query' && p.example !== undefined) query.set(p.name, String(p.example));
+  }
+  const content = op.operation.requestBody?.content?.['application/json'];
+  if (op.operation.requestBody?.required) {
+    expect(content?.example, `${op.method} ${op.template}: the request body has an example`).toBeDefined();
+  }
+  const search = query.toString();
+  return { path: search ? `${path}?${search}` : path, body: content?.example };
 }

@@ -2,23 +2,20 @@
  * Starts the real Express app on 127.0.0.1:0 over a fresh database, exactly as src/server.ts wires
  * it, and offers a small fetch-based client for the tests.
  */
-import type { AddressInfo } from 'node:net';
-import { once } from 'node:events';
-import type { Server } from 'node:http';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig, type Config } from '../../src/config/config.ts';
+import { type Config, loadConfig } from '../../src/config/config.ts';
 import type { Database } from '../../src/db/database.ts';
-import { prepareDatabase } from '../../src/db/prepare.ts';
 import { schema } from '../../src/graphql/schema.ts';
+import { createHttpServer } from '../../src/http/http-server.ts';
 import { restRoutes } from '../../src/http/routes.ts';
-import { createLogger } from '../../src/logger.ts';
-import { buildServices, type Services } from '../../src/services.ts';
-import { openTestDatabase } from './test-database.ts';
+import { openRuntime } from '../../src/runtime.ts';
+import type { Services } from '../../src/services.ts';
+import { openTestDatabase, type TestDatabaseOptions } from './test-database.ts';
 
 export const TEST_ADMIN = { username: 'root', password: 'root-password-for-tests' } as const;
 
 /** Environment every test app starts with; a test overrides what it is about. */
-export const BASE_ENV: Record<string, string> = {
+export const BASE_ENV = {
   NODE_ENV: 'test',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   CUSTOMER_JWT_SECRET: 'customer-secret-for-tests-0123456789abcdef',
@@ -27,7 +24,7 @@ export const BASE_ENV: Record<string, string> = {
   ADMIN_PASSWORD: TEST_ADMIN.password,
   SEED_DEMO: 'false',
   DATA_DIR: '/nonexistent-data-dir-tests-must-not-write',
-};
+} satisfies Record<string, string>;
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -50,27 +47,28 @@ export interface TestApp {
   url: string;
   config: Config;
   db: Database;
+  /** PostgreSQL only: the database's URL (a second app can be opened on it with `{ url }`). */
+  databaseUrl?: string;
   services: Services;
   request<T = any>(path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, opts?: RequestOptions): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
 
-export interface TestAppOptions {
-  /** PostgreSQL only: connect through this local port (a TCP proxy) instead of the server's own. */
-  viaPort?: number;
+export interface TestAppOptions extends TestDatabaseOptions {
+  /** Stands in for the serving process's SIGTERM flag (`/readyz` turns 503 while it is true). */
+  isShuttingDown?: () => boolean;
 }
 
 export async function startTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({ ...BASE_ENV, ...env });
-  const log = createLogger(config.logLevel);
-  const db = await openTestDatabase(opts.viaPort);
-  await prepareDatabase(db, config, log);
-  const services = await buildServices(config, db, log);
-  const app = buildApp({ config, db, log, services, schema, routes: restRoutes });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const db = await openTestDatabase(opts);
+  const runtime = await openRuntime(config, { role: 'test', prepare: 'everything', db });
+  const { services } = runtime;
+  const app = buildApp({ runtime, schema, routes: restRoutes, isShuttingDown: opts.isShuttingDown });
+  const http = createHttpServer(app);
+  const { server } = http;
+  const url = `http://127.0.0.1:${await http.listen(0, '127.0.0.1')}`;
 
   const request = async <T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -83,7 +81,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     if (opts.contentType) headers['content-type'] = opts.contentType;
     const res = await fetch(url + path, { method: opts.method ?? (body ? 'POST' : 'GET'), headers, body });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
@@ -96,9 +94,11 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     url,
     config,
     db,
+    databaseUrl: db.url,
     services,
     request,
-    graphql: (query, variables, opts = {}) => request('/graphql', { ...opts, method: 'POST', body: { query, variables } }),
+    graphql: (query, variables, opts = {}) =>
+      request('/graphql', { ...opts, method: 'POST', body: { query, variables } }),
     close: async () => {
       server.closeAllConnections();
       server.close();

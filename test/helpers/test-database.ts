@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase, type Database, type DatabaseTarget } from '../../src/db/database.ts';
+import { type Database, type DatabaseTarget, openDatabase } from '../../src/db/database.ts';
 
 export const TEST_DB = (process.env.TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
 
@@ -43,17 +43,38 @@ export async function createTestDatabase(dataDir?: string): Promise<TestDatabase
   };
 }
 
-/** Opens a fresh database (optionally through a local proxy port) with a `dispose` that closes and drops it. */
-export async function openTestDatabase(viaPort?: number): Promise<Database & { dispose(): Promise<void> }> {
-  const t = await createTestDatabase();
+export interface TestDatabaseOptions {
+  /** PostgreSQL only: connect through this local port (a TCP proxy) instead of the server's own. */
+  viaPort?: number;
+  /** PostgreSQL only: open this existing database (another app's) instead of a fresh one; not dropped. */
+  url?: string;
+  /** PostgreSQL only: catalogue reads go to these databases (replica stand-ins). */
+  replicaUrls?: string[];
+  /** PostgreSQL only: connections in the request pool (5 unless given). */
+  poolSize?: number;
+}
+
+/** Opens a fresh database (or `url`'s) with a `dispose` that closes it and drops what it created. */
+export async function openTestDatabase(
+  opts: TestDatabaseOptions = {},
+): Promise<Database & { url?: string; dispose(): Promise<void> }> {
+  const t: TestDatabase = opts.url
+    ? { target: { kind: 'postgres', url: opts.url, poolSize: 5 }, url: opts.url, drop: async () => {} }
+    : await createTestDatabase();
   let target = t.target;
-  if (viaPort && target.kind === 'postgres') {
+  if (target.kind === 'postgres') {
     const url = new URL(target.url);
-    url.port = String(viaPort);
-    target = { ...target, url: url.toString() };
+    if (opts.viaPort) url.port = String(opts.viaPort);
+    target = {
+      ...target,
+      url: url.toString(),
+      replicaUrls: opts.replicaUrls,
+      poolSize: opts.poolSize ?? target.poolSize,
+    };
   }
   const db = await openDatabase(target);
   return Object.assign(db, {
+    url: t.url,
     dispose: async () => {
       await db.close();
       await t.drop();

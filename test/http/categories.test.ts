@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDefined } from '../helpers/expect-defined.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let app: TestApp;
@@ -20,6 +21,10 @@ describe('GET /api/v1/categories', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const ids = await app.db.prisma.category.findMany({ orderBy: { id: 'asc' } });
     const [shoes, boots, cjk, running] = ids;
+    expectDefined(shoes);
+    expectDefined(boots);
+    expectDefined(cjk);
+    expectDefined(running);
     expect(res.body).toEqual({
       categories: [
         { id: boots.id, name: 'Boots', parent_id: shoes.id, sort_order: 0 },
@@ -48,7 +53,12 @@ describe('GET /api/v1/categories', () => {
     expect(gql.status).toBe(200);
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data.categories).toEqual(
-      rest.body.categories.map((c: any) => ({ id: c.id, name: c.name, parentId: c.parent_id, sortOrder: c.sort_order })),
+      rest.body.categories.map((c: any) => ({
+        id: c.id,
+        name: c.name,
+        parentId: c.parent_id,
+        sortOrder: c.sort_order,
+      })),
     );
   });
 });

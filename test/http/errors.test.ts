@@ -31,18 +31,28 @@ describe('the shared error layer', () => {
   });
 
   it('when a body is not declared as JSON, then 415', async () => {
-    const res = await app.request('/graphql', { rawBody: '{"query":"{ categories { id } }"}', contentType: 'text/plain' });
+    const res = await app.request('/graphql', {
+      rawBody: '{"query":"{ categories { id } }"}',
+      contentType: 'text/plain',
+    });
     expectProblem(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('when a JSON body is malformed, then 400 MALFORMED_JSON', async () => {
-    const res = await app.request('/graphql', { rawBody: '{"query": ', contentType: 'application/json; charset=utf-8' });
+    const res = await app.request('/graphql', {
+      rawBody: '{"query": ',
+      contentType: 'application/json; charset=utf-8',
+    });
     expectProblem(res, 400, 'MALFORMED_JSON');
   });
 
   it('when a body is over 100 KiB, then 413', async () => {
     const big = JSON.stringify({ query: `{ categories { id } }`, pad: 'x'.repeat(101 * 1024) });
-    expectProblem(await app.request('/graphql', { rawBody: big, contentType: 'application/json' }), 413, 'PAYLOAD_TOO_LARGE');
+    expectProblem(
+      await app.request('/graphql', { rawBody: big, contentType: 'application/json' }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
   });
 
   it('when a sane X-Request-Id is sent, then it is echoed; an unsafe one is replaced', async () => {
@@ -54,12 +64,23 @@ describe('the shared error layer', () => {
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('when GraphQL gets an unknown field or a syntax error, then errors carry VALIDATION_FAILED without suggestions', async () => {
+  it('when GraphQL gets an unknown field or a syntax error, then errors carry VALIDATION_FAILED with suggestions (not production)', async () => {
     const unknown = await app.graphql('{ categories { id nme } }');
     expect(unknown.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
-    expect(unknown.body.errors[0].message).not.toMatch(/Did you mean/);
+    expect(unknown.body.errors[0].message).toBe('Cannot query field "nme" on type "Category". Did you mean "name"?');
     const syntax = await app.graphql('{ categories { id ');
     expect(syntax.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('when in production, then an unknown GraphQL field gets no suggestion (they would spell out the schema)', async () => {
+    const prod = await startTestApp({ NODE_ENV: 'production' });
+    try {
+      const unknown = await prod.graphql('{ categories { id nme } }');
+      expect(unknown.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+      expect(unknown.body.errors[0].message).not.toMatch(/Did you mean|"name"/);
+    } finally {
+      await prod.close();
+    }
   });
 
   it('when a GraphQL document is too deep or has too many aliases, then it is refused before execution', async () => {

@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
 import { startService } from '../helpers/service-process.ts';
+import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
 
 let dataDir: string;
 let database: TestDatabase | undefined;

@@ -1,0 +1,111 @@
+/**
+ * The processes the benchmark measures: the service as a user starts it (`npm start`,
+ * NODE_ENV=production) and the floor (bench/floor.ts), both spawned by the tests' helper
+ * (test/helpers/service-process.ts) and ready once `/readyz` answers 200; what they use (CPU, RSS,
+ * from /proc) while they are measured; and the start-up time on the embedded database.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ServiceProcess, startProcess } from '../test/helpers/service-process.ts';
+import { cpuMeter, postgresPids, processTree, rssMb } from './proc.ts';
+
+export interface Server extends ServiceProcess {
+  name: string;
+}
+
+/** The bootstrap admin the service creates on the bench database (ADMIN_USERNAME / ADMIN_PASSWORD). */
+export const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-admin-password-0123' };
+
+export interface ServiceOptions {
+  /** `off`: CATALOG_CACHE_MB=0; `on`: the service's default (the variable unset). */
+  cache: 'on' | 'off';
+  workers: number;
+}
+
+export async function startBenchService(name: string, databaseUrl: string, opts: ServiceOptions): Promise<Server> {
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    CUSTOMER_JWT_SECRET: 'bench-customer-secret-0123456789abcdefghij',
+    ADMIN_JWT_SECRET: 'bench-admin-secret-0123456789abcdefghijklmn',
+    ADMIN_USERNAME: BENCH_ADMIN.username,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
+    // The benchmark logs in thousands of times from one IP, 8 at once as one customer; the limits would
+    // turn that into 429s: per IP, and a failure reserved per attempt in flight (more than 5 at once).
+    LOGIN_IP_PER_MINUTE: '1000000',
+    LOGIN_MAX_FAILURES: '1000',
+    LOGIN_USERNAME_MAX_FAILURES_PER_HOUR: '1000000',
+    LOGIN_MAX_CONCURRENT_HASHES: '2',
+    // One process, like the floor, unless the scenario compares worker counts.
+    WORKERS: String(opts.workers),
+  };
+  if (opts.cache === 'off') env.CATALOG_CACHE_MB = '0';
+  return { ...(await startProcess({ env, ready: 'readyz' })), name };
+}
+
+export async function startFloor(databaseUrl: string): Promise<Server> {
+  return {
+    ...(await startProcess({
+      args: ['--import', 'tsx', 'bench/floor.ts'],
+      env: { BENCH_DATABASE_URL: databaseUrl },
+      ready: 'readyz',
+    })),
+    name: 'floor',
+  };
+}
+
+export async function stopAll(servers: (Server | undefined)[]): Promise<void> {
+  await Promise.all(servers.map((s) => s?.stop()));
+}
+
+/** CPU and peak RSS of the servers' process trees (and every PostgreSQL process) from now until `stop()`. */
+export function usageMeter(servers: Server[]) {
+  const trees = servers.map((s) => processTree(s.pid));
+  const serverCpu = cpuMeter(() => trees.flat());
+  const pgCpu = cpuMeter(postgresPids);
+  const peaks = trees.map(rssMb);
+  const sample = () => {
+    for (const [i, tree] of trees.entries()) peaks[i] = Math.max(peaks[i]!, rssMb(tree));
+    serverCpu.sample();
+    pgCpu.sample();
+  };
+  const timer = setInterval(sample, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      /** CPU in µs; RSS peak of each server's process tree, MB. */
+      return { cpuMicros: serverCpu.micros(), pgCpuMicros: pgCpu.micros(), rssPeakMb: peaks.map(Math.round) };
+    },
+  };
+}
+
+/** Fails loudly when the floor and the service disagree on a body: the comparison would be meaningless. */
+export async function assertSameBodies(service: Server, floor: Server, paths: string[]): Promise<void> {
+  for (const path of paths) {
+    const [a, b] = await Promise.all([fetch(service.url + path), fetch(floor.url + path)]);
+    const [ja, jb] = [await a.json(), await b.json()];
+    if (a.status !== b.status || JSON.stringify(ja) !== JSON.stringify(jb)) {
+      throw new Error(
+        `floor and ${service.name} differ on ${path}:\nservice ${a.status} ${JSON.stringify(ja).slice(0, 400)}\nfloor   ${b.status} ${JSON.stringify(jb).slice(0, 400)}`,
+      );
+    }
+  }
+}
+
+/** Start-up to `/readyz` 200 on the embedded database: empty (migrations + demo seed), then on that data. */
+export async function startupTimes(): Promise<{ empty_ms: number; existing_ms: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shop-bench-startup-'));
+  try {
+    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    const first = await startProcess({ env, ready: 'readyz' });
+    await first.stop();
+    const second = await startProcess({ env, ready: 'readyz' });
+    await second.stop();
+    return { empty_ms: first.startupMs, existing_ms: second.startupMs };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

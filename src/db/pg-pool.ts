@@ -1,0 +1,244 @@
+/**
+ * Connection pools for a real PostgreSQL that a database or network that stops answering cannot
+ * hang (contract §7.3): every statement has a time limit, a connection whose statement timed out is
+ * closed instead of being lent again, and closing takes a few seconds at most whatever the server does.
+ *
+ * Measured before this module existed: with the database's connections silenced for 3 s, every
+ * pooled connection stayed stuck behind a statement that would never be answered, so requests kept
+ * answering 503 after 5 s for minutes, and SIGTERM never exited (`pool.end()` waits for every
+ * checked-out connection to come back).
+ */
+import pg from 'pg';
+import { paced } from './result-pacing.ts';
+
+export interface PgPoolOptions {
+  url: string;
+  poolSize: number;
+  statementTimeoutMs: number;
+  /** Called with each statement's duration in seconds (request pool and maintenance pool alike). */
+  onStatement?: (seconds: number, pool: 'requests' | 'maintenance', ok: boolean) => void;
+  /** Called when the request pool cannot hand out a connection (refused, unreachable, or none free in time). */
+  onConnectFailed?: () => void;
+}
+
+export interface PgPools {
+  /** Request traffic (Prisma and raw SQL): every statement bounded by the statement timeout. */
+  readonly pool: pg.Pool;
+  /**
+   * Start-up scripts (migrations, the advisory lock that serialises them): no statement limit, since
+   * a migration may rightly run long and the lock waits for another instance's migrations.
+   */
+  readonly maintenance: pg.Pool;
+  /** Ends both pools, destroying within ~3 s the connections that do not close politely. */
+  close(): Promise<void>;
+}
+
+// pg's own message when `query_timeout` expires (it has no error code).
+const READ_TIMEOUT_MESSAGE = 'Query read timeout';
+// A connection that cannot be opened (or a pool slot that does not free up) within a statement's
+// time fails the same way, but never under 1 s: a TLS handshake to a remote server needs a moment.
+const MIN_CONNECT_TIMEOUT_MS = 1_000;
+// After a discarded connection left a transaction open on the server (its client gave up during a
+// network partition), the server ends it after this long, releasing its locks, instead of when TCP
+// keep-alive notices — hours later with the usual kernel settings.
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+// close(): time for checked-out connections to come back, then for destroyed ones to be removed,
+// then for the server to acknowledge the goodbye of idle ones.
+const CLOSE_GRACE_MS = 2_000;
+const CLOSE_FORCE_MS = 500;
+const GOODBYE_MS = 500;
+
+/**
+ * After pg's client-side timeout the statement is still in flight: the connection would answer it
+ * later, or never (a silent network), and every statement queued behind it would wait too. So such
+ * a connection is ended at once. `end()` destroys the socket of a client with a statement in flight,
+ * and marks it ending, which pg-pool's release checks — so it is removed from the pool whether
+ * released by `pool.query`, by our own `connect()` callers, or by Prisma's adapter, whose
+ * transactions release their client without passing the error on.
+ */
+function discardOnTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const discard = (err: unknown) => {
+    if (err instanceof Error && err.message === READ_TIMEOUT_MESSAGE) client.end().catch(() => {});
+  };
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      // Callback style (pg-pool's own `pool.query`, the catalogue's one-statement reads): discard
+      // before the caller releases; a result reaches the caller in its turn (result-pacing.ts).
+      args[last] = (err: unknown, res: unknown) => {
+        discard(err);
+        if (err) callback(err, res);
+        else paced(() => callback(err, res));
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    // Promise style (Prisma's adapter): a side branch, registered before the caller's, sees the
+    // rejection first. Not paced: Prisma carries the writes and the small auth lookups, and a
+    // transaction's statements must not each wait their turn behind every catalogue page queued.
+    if (result instanceof Promise) result.catch(discard);
+    return result;
+  };
+}
+
+interface TrackedPool {
+  pool: pg.Pool;
+  /** Every client the pool holds, idle or checked out. */
+  clients: Set<pg.PoolClient>;
+}
+
+/** Resolves true when `promise` settles within `ms`, false otherwise. */
+const within = (promise: Promise<unknown>, ms: number) =>
+  new Promise<boolean>((resolve) => {
+    const timer = setTimeout(resolve, ms, false);
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+
+/**
+ * Ends a pool, within CLOSE_GRACE_MS + CLOSE_FORCE_MS + GOODBYE_MS at most. `pool.end()` waits for
+ * checked-out clients: one stuck on a silent server with no statement timeout (the maintenance
+ * pool's) would never come back, so after the grace every socket is destroyed, failing what runs on
+ * it. Idle clients are told goodbye and then wait for the server to close its end, which a silent
+ * server never does: they get GOODBYE_MS, then their sockets are destroyed too.
+ */
+async function endPool({ pool, clients }: TrackedPool): Promise<void> {
+  const destroyAll = () => {
+    for (const client of clients) client.connection.stream.destroy();
+  };
+  const allClosed = new Promise<void>((resolve) => {
+    const check = () => clients.size === 0 && resolve();
+    pool.on('remove', check);
+    check();
+  });
+  const ended = pool.end().catch(() => {});
+  if (!(await within(ended, CLOSE_GRACE_MS))) {
+    destroyAll();
+    await within(ended, CLOSE_FORCE_MS);
+  }
+  if (!(await within(allClosed, GOODBYE_MS))) destroyAll();
+}
+
+/**
+ * Times each statement from sending to its reply. Installed first, beneath the timeout guard, so the
+ * time is the database's and not the turn the result then waits for (result-pacing.ts).
+ */
+function timeStatements(client: pg.PoolClient, observe: (seconds: number, ok: boolean) => void): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const started = performance.now();
+    const done = (ok: boolean) => observe((performance.now() - started) / 1000, ok);
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (...results: unknown[]) => {
+        done(!results[0]);
+        return callback(...results);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise)
+      result.then(
+        () => done(true),
+        () => done(false),
+      );
+    return result;
+  };
+}
+
+/** Calls `onFailed` whenever `pool.connect` fails, in either of its styles (pool.query uses the callback one). */
+function reportConnectFailures(pool: pg.Pool, onFailed: () => void): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args: unknown[]) => {
+    const callback = args[0];
+    if (typeof callback === 'function') {
+      return connect((err: unknown, ...rest: unknown[]) => {
+        if (err) onFailed();
+        return callback(err, ...rest);
+      });
+    }
+    const result = connect() as Promise<unknown>;
+    result.catch(onFailed);
+    return result;
+  };
+}
+
+/** A pool whose clients are tracked (for a bounded close) and, if `timeouts`, discarded on a timeout. */
+function createPool(
+  config: pg.PoolConfig,
+  timeouts: boolean,
+  onStatement?: (seconds: number, ok: boolean) => void,
+): TrackedPool {
+  const pool = new pg.Pool(config);
+  const clients = new Set<pg.PoolClient>();
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    clients.add(client);
+    // A checked-out client whose socket breaks emits 'error' too; its statement fails with the same
+    // error, which is what callers see. Without a listener the event would crash the process.
+    client.on('error', () => {});
+    if (onStatement) timeStatements(client, onStatement);
+    if (timeouts) discardOnTimeout(client);
+  });
+  pool.on('remove', (client) => clients.delete(client));
+  return { pool, clients };
+}
+
+/**
+ * Opens the pools for `url` (nothing connects until first use).
+ *
+ * Behind PgBouncer in transaction mode: `statement_timeout` and `idle_in_transaction_session_timeout`
+ * are sent as startup parameters, which PgBouncer refuses ("unsupported startup parameter") unless
+ * they are listed in its `ignore_startup_parameters`. PgBouncer then drops them, so set the same
+ * limits on the server side instead (`ALTER ROLE shop SET statement_timeout = '5s'`); the
+ * client-side `query_timeout` applies either way.
+ */
+export function openPgPools({
+  url,
+  poolSize,
+  statementTimeoutMs,
+  onStatement,
+  onConnectFailed,
+}: PgPoolOptions): PgPools {
+  const common: pg.PoolConfig = {
+    connectionString: url,
+    // A connection the network dropped silently is found out by the kernel instead of never.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // Bounds both opening a connection and waiting for a free one.
+    connectionTimeoutMillis: Math.max(statementTimeoutMs, MIN_CONNECT_TIMEOUT_MS),
+  };
+  const requests = createPool(
+    {
+      ...common,
+      max: poolSize,
+      // Client side: the only limit that holds when the network, not the server, is silent.
+      query_timeout: statementTimeoutMs,
+      // Server side: the server stops working on a statement its client gave up on, and a slow
+      // statement on a healthy connection is cancelled (SQLSTATE 57014) even without a client timer.
+      statement_timeout: statementTimeoutMs,
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    true,
+    onStatement && ((seconds, ok) => onStatement(seconds, 'requests', ok)),
+  );
+  if (onConnectFailed) reportConnectFailures(requests.pool, onConnectFailed);
+  const maintenance = createPool(
+    { ...common, max: 2 },
+    false,
+    onStatement && ((seconds, ok) => onStatement(seconds, 'maintenance', ok)),
+  );
+  return {
+    pool: requests.pool,
+    maintenance: maintenance.pool,
+    close: async () => {
+      await Promise.all([endPool(requests), endPool(maintenance)]);
+    },
+  };
+}

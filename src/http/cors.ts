@@ -1,0 +1,51 @@
+/**
+ * Browser access (contract §7.5): pages on the allowed origins (`CORS_ORIGINS`) may call the API;
+ * others get no CORS headers, so their browsers refuse to show them the answer. Tokens travel in the
+ * `Authorization` header, never in cookies, so credentials are never allowed.
+ */
+import corsMiddleware, { type CorsOptions } from 'cors';
+import type { Request, RequestHandler, Response } from 'express';
+
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
+const EXPOSED_HEADERS = ['X-Request-Id', 'Location', 'Retry-After', 'WWW-Authenticate', 'ETag'];
+/** How long a browser may reuse a preflight answer, in seconds. */
+const PREFLIGHT_MAX_AGE = 600;
+
+export interface Cors {
+  /** Adds the CORS headers an allowed origin gets on an actual request. */
+  readonly headers: RequestHandler;
+  /**
+   * Answers `OPTIONS` on a known path: 204 with `Allow`, and for an allowed origin's preflight the
+   * `Access-Control-Allow-*` headers naming that path's methods.
+   */
+  options(methods: readonly string[]): RequestHandler;
+}
+
+export function createCors(origins: readonly string[]): Cors {
+  const any = origins.includes('*');
+  // The origin itself is echoed (with `Vary: Origin`) even for `*`, so caches keep answers apart.
+  const origin: CorsOptions['origin'] = (requestOrigin, done) =>
+    done(null, requestOrigin && (any || origins.includes(requestOrigin)) ? requestOrigin : false);
+  const base: CorsOptions = {
+    origin,
+    credentials: false,
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: PREFLIGHT_MAX_AGE,
+    optionsSuccessStatus: 204,
+  };
+  const headers = corsMiddleware(base);
+  return {
+    // OPTIONS requests are answered by `options` on the paths that exist; elsewhere they are 404s.
+    headers: (req, res, next) => (req.method === 'OPTIONS' ? next() : headers(req, res, next)),
+    options(methods) {
+      const preflight = corsMiddleware({ ...base, methods: [...methods] });
+      const allow = methods.join(', ');
+      return (req: Request, res: Response) => {
+        res.set('Allow', allow);
+        // An allowed origin gets the preflight headers (harmless on a plain OPTIONS); others just `Allow`.
+        preflight(req, res, () => void res.status(204).set('Content-Length', '0').end());
+      };
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The HTTP server around the app (contract §7.1, §7.4): request timeouts, problem+json answers for
+ * what Node rejects before the app sees it (headers too large, broken framing, timeouts), and a
+ * drain that lets keep-alive clients finish without a single reset.
+ */
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import onHeaders from 'on-headers';
+import { type ErrorCode, HTTP_STATUS } from '../errors/app-error.ts';
+
+/** Headers must arrive within this time, else the connection is closed (§7.4). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** A whole request (headers and body) must arrive within this time (§7.4). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface HttpServer {
+  readonly server: http.Server;
+  listen(port: number, host: string): Promise<number>;
+  /**
+   * Listens on handles of one socket received from the primary (process/shared-listener.ts): the first
+   * is this server's own, each other one accepts too and hands its connections to this server.
+   */
+  listenOnHandles(handles: object[]): Promise<number>;
+  /**
+   * Stops accepting connections and waits for the open ones to finish; each answers its next
+   * request with `Connection: close`, so keep-alive clients leave without a reset. After `graceMs`
+   * whatever is still open is closed.
+   */
+  drain(graceMs: number): Promise<void>;
+}
+
+export function createHttpServer(handler: (req: IncomingMessage, res: ServerResponse) => void): HttpServer {
+  let draining = false;
+  const acceptors: net.Server[] = [];
+  const server = http.createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      // Node checks the two timeouts on this interval (default 30 s, which would double them).
+      connectionsCheckingInterval: 1_000,
+      // Node would answer a missing Host itself, with a bare 400; the app answers it as problem+json.
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      // Decided as the head goes out, not when the request arrived: an answer that was still being
+      // worked on when the drain began must also tell its keep-alive client to leave.
+      onHeaders(res, function closeWhileDraining() {
+        if (draining) this.setHeader('Connection', 'close');
+      });
+      handler(req, res);
+    },
+  );
+  server.on('clientError', answerClientError);
+  // An `Expect` other than 100-continue: Node would answer a bare 417; RFC 9110 lets a server ignore
+  // expectations it does not know, so the request is simply served.
+  server.on('checkExpectation', (req, res) => server.emit('request', req, res));
+
+  return {
+    server,
+    async listen(port, host) {
+      server.listen(port, host);
+      await once(server, 'listening');
+      return (server.address() as net.AddressInfo).port;
+    },
+    async listenOnHandles([own, ...others]) {
+      server.listen(own);
+      await once(server, 'listening');
+      for (const handle of others) {
+        // Sockets accepted here join the HTTP server as its own: timeouts, drain, closeAllConnections.
+        const acceptor = net.createServer({ noDelay: true }, (socket) => server.emit('connection', socket));
+        acceptor.listen(handle);
+        await once(acceptor, 'listening');
+        acceptors.push(acceptor);
+      }
+      return (server.address() as net.AddressInfo).port;
+    },
+    async drain(graceMs) {
+      draining = true;
+      const closed = Promise.all([server, ...acceptors].map((s) => once(s, 'close')));
+      // net.Server's close, not http.Server's: the latter also closes idle keep-alive connections at
+      // once, racing clients that are just sending their next request on them (a reset). Idle ones
+      // close by themselves after the keep-alive timeout; busy ones after their `Connection: close` answer.
+      net.Server.prototype.close.call(server);
+      for (const acceptor of acceptors) acceptor.close();
+      const force = setTimeout(() => server.closeAllConnections(), graceMs);
+      force.unref();
+      await closed;
+      clearTimeout(force);
+    },
+  };
+}
+
+/** What a client error becomes: a contract code and a sentence. */
+function describe(err: NodeJS.ErrnoException): { code: ErrorCode; detail: string } {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { code: 'HEADERS_TOO_LARGE', detail: 'The request headers are too large.' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { code: 'REQUEST_TIMEOUT', detail: 'The request did not arrive in time.' };
+    default:
+      return { code: 'MALFORMED_REQUEST', detail: 'The request is not valid HTTP/1.1.' };
+  }
+}
+
+/**
+ * Node's `clientError` hook: the request never reached the app (it could not be parsed, or took too
+ * long), so the answer is written here, still as problem+json with a request id (§7.1).
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const { code, detail } = describe(err);
+  const status = HTTP_STATUS[code];
+  const requestId = randomUUID();
+  const body = JSON.stringify({
+    type: 'about:blank',
+    title: STATUS_CODES[status],
+    status,
+    code,
+    detail,
+    request_id: requestId,
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/problem+json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n` +
+      'X-Content-Type-Options: nosniff\r\n' +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * The error answers of one REST route for the OpenAPI document: one response per status, each with
+ * an example per contract code it can carry (§2), so a reader sees `RATE_LIMITED` under 429 and
+ * `NOT_FOUND` under 404 — never one generic example for every status.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { z } from 'zod';
+import { type ErrorCode, FIELD_ERRORS_DETAIL, type FieldError, HTTP_STATUS } from '../errors/app-error.ts';
+import { fieldErrorsOf } from '../validation/field-errors.ts';
+import type { CompiledRoute } from './rest-route.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/** What each code's answer says (the services' own wording where it is fixed). */
+const DETAIL: Record<ErrorCode, string> = {
+  MALFORMED_JSON: 'The body is not valid JSON.',
+  MALFORMED_REQUEST: 'The request is not valid HTTP/1.1.',
+  VALIDATION_FAILED: FIELD_ERRORS_DETAIL.rest,
+  INVALID_CREDENTIALS: 'Wrong username or password.',
+  UNAUTHENTICATED: 'Send `Authorization: Bearer <access token>`.',
+  TOKEN_INVALID: 'The token is malformed, signed with another key or algorithm, or issued for another system.',
+  TOKEN_EXPIRED: 'The token expired at 2026-01-31T12:00:00.000Z.',
+  TOKEN_REVOKED: 'The session was revoked; log in again.',
+  WX_CODE_INVALID: 'WeChat rejected the code (invalid, used or expired).',
+  ACCOUNT_DISABLED: 'The account is disabled.',
+  NOT_FOUND: 'No such item.',
+  METHOD_NOT_ALLOWED: 'DELETE is not allowed here; use GET or HEAD.',
+  REQUEST_TIMEOUT: 'The request did not arrive in time.',
+  IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was used with a different body.',
+  PAYLOAD_TOO_LARGE: 'The body is larger than 102400 bytes.',
+  UNSUPPORTED_MEDIA_TYPE: 'Send the body as `Content-Type: application/json`.',
+  RATE_LIMITED: 'Too many attempts; retry after the number of seconds in Retry-After.',
+  HEADERS_TOO_LARGE: 'The request headers are too large.',
+  INTERNAL: 'An unexpected error occurred. Quote the request id when reporting it.',
+  WX_LOGIN_NOT_CONFIGURED: 'Mini-program login is not configured on this server.',
+  UPSTREAM_UNAVAILABLE: 'WeChat did not answer in time; try again shortly.',
+  SERVICE_UNAVAILABLE: 'The database is unreachable; try again shortly.',
+};
+
+/** The codes a route can answer with: its own list plus what its input, scope and path imply. */
+export function errorCodesOf(route: CompiledRoute): ErrorCode[] {
+  const codes = new Set<ErrorCode>();
+  if (route.input) codes.add('VALIDATION_FAILED');
+  if (route.input?.from === 'body') {
+    for (const code of ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) codes.add(code);
+  }
+  if (route.realm) {
+    for (const code of ['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ACCOUNT_DISABLED'] as const) {
+      codes.add(code);
+    }
+  }
+  if (route.path.includes(':')) codes.add('NOT_FOUND');
+  for (const code of route.errors ?? []) codes.add(code);
+  codes.add('INTERNAL');
+  codes.add('SERVICE_UNAVAILABLE');
+  return [...codes];
+}
+
+/**
+ * The real field errors the route's validation reports for an empty body (every required field) or,
+ * for query parameters, for `0` in each (out of range or of the wrong type).
+ */
+function exampleFieldErrors(route: CompiledRoute, input: z.ZodType | undefined): FieldError[] {
+  if (!input) return [{ field: '(body)', message: 'must be a JSON object' }];
+  const shape = (input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  const sample = route.input?.from === 'query' ? Object.fromEntries(Object.keys(shape).map((k) => [k, 0])) : {};
+  const result = input.safeParse(sample);
+  const errors = result.success ? [] : fieldErrorsOf(result.error.issues, 'rest');
+  return errors.length ? errors : [{ field: Object.keys(shape)[0] ?? '(body)', message: 'is required' }];
+}
+
+/** `responses` entries for every error status of `route`, each with one example per code. */
+export function problemResponses(route: CompiledRoute, input: z.ZodType | undefined): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(route)) {
+    const status = HTTP_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const examples: Record<string, JsonSchema> = {};
+    for (const code of codes) {
+      const value = {
+        type: 'about:blank',
+        title: STATUS_CODES[status] ?? 'Error',
+        status,
+        code,
+        detail: DETAIL[code],
+        ...(code === 'VALIDATION_FAILED' ? { errors: exampleFieldErrors(route, input) } : {}),
+        request_id: '0b6f3c2e-5d7a-4c1e-9f2b-8a4d6e1c3b5a',
+      };
+      examples[code] = { summary: code, value };
+    }
+    const headers: Record<string, JsonSchema> = {};
+    if (status === 401) {
+      headers['WWW-Authenticate'] = {
+        description: `Bearer realm="${route.realm ?? 'customer'}", with error="invalid_token" when a token was sent.`,
+        schema: { type: 'string' },
+      };
+    }
+    if (status === 429) {
+      headers['Retry-After'] = { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } };
+    }
+    responses[String(status)] = {
+      description: codes.join(', '),
+      ...(Object.keys(headers).length ? { headers } : {}),
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, examples } },
+    };
+  }
+  return responses;
+}
+
+export const problemSchema: JsonSchema = {
+  type: 'object',
+  description: 'RFC 9457 problem details with the contract error code.',
+  required: ['type', 'title', 'status', 'code', 'detail', 'request_id'],
+  properties: {
+    type: { type: 'string', const: 'about:blank' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    code: { type: 'string', enum: Object.keys(HTTP_STATUS) },
+    detail: { type: 'string' },
+    errors: {
+      type: 'array',
+      description: 'Every invalid field, for VALIDATION_FAILED.',
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+    request_id: { type: 'string' },
+  },
+};

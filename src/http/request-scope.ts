@@ -1,0 +1,52 @@
+/**
+ * Per-request plumbing shared by every route: the request id (echoed when sane, else generated),
+ * a child logger carrying it, and the GraphQL context. (The line per request: access-log.ts.)
+ */
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { createRequestContext, type RequestContext } from '../request-context.ts';
+import type { Services } from '../services.ts';
+
+// Ids we echo: short, printable, no separators that could forge log lines or headers.
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestContextMiddleware(log: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && SANE_ID.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    res.locals.log = log.child({ request_id: requestId });
+    res.set('X-Request-Id', requestId);
+    next();
+  };
+}
+
+/**
+ * Every `Authorization` header of the request. Node keeps only the first of duplicates in
+ * `req.headers`, but proxies disagree on which one wins, so the raw list is what counts (§7.1).
+ */
+function authorizationHeaders(req: Request): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === 'authorization') values.push(req.rawHeaders[i + 1]!);
+  }
+  return values;
+}
+
+/** The client's address under the TRUST_PROXY rule (Express' `req.ip`); the socket's peer otherwise. */
+export function clientIpOf(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/** The context of this request, built on first use and reused (REST and GraphQL alike). */
+export function contextOf(req: Request, res: Response, db: Database, services: Services): RequestContext {
+  return (res.locals.context ??= createRequestContext(db, services, {
+    requestId: res.locals.requestId as string,
+    log: res.locals.log as Logger,
+    authorization: authorizationHeaders(req),
+    clientIp: clientIpOf(req),
+    fillsCache: res.locals.fillsCache === true,
+  })) as RequestContext;
+}

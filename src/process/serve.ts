@@ -1,0 +1,82 @@
+/**
+ * One serving process: the database, the long-lived services, the app on its HTTP server, and the
+ * graceful stop of contract §7.4. Runs alone, or as one of the workers of src/process/supervise.ts.
+ */
+import cluster from 'node:cluster';
+import { buildApp } from '../app.ts';
+import type { Config } from '../config/config.ts';
+import { schema } from '../graphql/schema.ts';
+import { createHttpServer } from '../http/http-server.ts';
+import { restRoutes } from '../http/routes.ts';
+import { createLogger } from '../logger.ts';
+import { workerClusterMetrics } from '../observability/cluster-metrics.ts';
+import { listenForMetrics } from '../observability/metrics-endpoint.ts';
+import { openRuntime } from '../runtime.ts';
+import { requestListeners, SERVING } from './shared-listener.ts';
+import { listenFailure, servicePort } from './startup-error.ts';
+
+/** In-flight requests get this long after SIGTERM; what is still open then is closed. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface ServeOptions {
+  /** Apply migrations, create the bootstrap admin and seed demo data first (once per deployment start). */
+  prepare: boolean;
+}
+
+export async function serve(config: Config, { prepare }: ServeOptions): Promise<void> {
+  const started = performance.now();
+  const log = createLogger(config.logLevel, config.logFormat);
+  if (config.production && config.database.kind === 'pglite') {
+    log.warn(
+      `PRODUCTION ON THE EMBEDDED DATABASE: no DATABASE_URL is set, so all data lives in ${config.dataDir} ` +
+        'inside this one process (no workers, no replicas, no managed backups) — set DATABASE_URL to a PostgreSQL server',
+    );
+  }
+  const runtime = await openRuntime(config, { role: 'server', prepare: prepare ? 'everything' : 'nothing', log });
+  const { db, bootstrap } = runtime;
+  if (bootstrap?.generatedPassword) {
+    // Printed once, to the terminal only: the demo admin of a fresh development database.
+    process.stdout.write(
+      `\n  Bootstrap admin created — username: ${bootstrap.username}  password: ${bootstrap.generatedPassword}\n` +
+        `  (shown only now; set ADMIN_USERNAME / ADMIN_PASSWORD to choose them)\n\n`,
+    );
+  }
+  let shuttingDown = false;
+  // A worker's own registry is only part of the picture: the primary sums every worker's.
+  const metricsText = cluster.isWorker
+    ? workerClusterMetrics(runtime.metrics.registry)
+    : () => runtime.metrics.registry.metrics();
+  const app = buildApp({ runtime, schema, routes: restRoutes, isShuttingDown: () => shuttingDown, metricsText });
+  const http = createHttpServer(app);
+  // A worker serves the primary's socket (shared-listener.ts); a process on its own binds it itself.
+  const listening = cluster.isWorker
+    ? requestListeners().then((handles) => http.listenOnHandles(handles))
+    : http.listen(config.port, config.host);
+  const port = await listening.catch((err: unknown) => {
+    throw listenFailure(err, servicePort(config));
+  });
+  // The primary starts the other workers once the first serves (supervise.ts).
+  if (cluster.isWorker) process.send?.({ type: SERVING });
+  // With workers the primary serves METRICS_PORT (supervise.ts).
+  if (config.metrics.port !== undefined && !cluster.isWorker) {
+    await listenForMetrics(config.metrics.port, config.metrics.host, metricsText);
+  }
+  log.info(
+    { port, host: config.host, database: db.sql.kind, startup_ms: Math.round(performance.now() - started) },
+    'shop service listening',
+  );
+
+  // /readyz turns 503 at once, no new connections, every later answer says `Connection: close`,
+  // in-flight requests finish (up to 10 s), then Redis and the database close.
+  const stop = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    await http.drain(SHUTDOWN_GRACE_MS);
+    await runtime.close();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

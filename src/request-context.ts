@@ -1,0 +1,56 @@
+/**
+ * The one context every service takes first (Vendure's `(ctx, input)`): who asks, on whose behalf,
+ * with which database and long-lived services. Built once per HTTP request — the same object for
+ * GraphQL and REST — or once per command for an operator at the CLI. Protocol-neutral: no request,
+ * response or GraphQL types in it.
+ */
+import { RequestAuth } from './auth/request-auth.ts';
+import type { Database, SqlReader } from './db/database.ts';
+import type { Logger } from './logger.ts';
+import type { Services } from './services.ts';
+
+export interface RequestContext {
+  readonly requestId: string;
+  readonly log: Logger;
+  readonly db: Database;
+  readonly services: Services;
+  /** The principal, resolved lazily for the audience a field (or route) declares. */
+  readonly auth: RequestAuth;
+  readonly clientIp: string;
+  /**
+   * Where this request's catalogue reads go: the replicas (`db.reads`), except for an answer the
+   * catalogue cache will keep — that one is read from the primary, so a lagging replica's old data
+   * can never be cached.
+   */
+  readonly catalogReads: SqlReader;
+}
+
+/** What the HTTP layer knows of a request before any audience is resolved. */
+export interface RequestInfo {
+  requestId: string;
+  log: Logger;
+  /** Every Authorization header sent (normally zero or one). */
+  authorization: readonly string[];
+  clientIp: string;
+  /** The answer will be kept by the catalogue cache: read it from the primary. */
+  fillsCache?: boolean;
+}
+
+export function createRequestContext(db: Database, services: Services, req: RequestInfo): RequestContext {
+  const { authorization, fillsCache, ...rest } = req;
+  const auth = RequestAuth.fromHeaders(authorization, services, db);
+  return { ...rest, db, services, auth, catalogReads: fillsCache ? db.sql : db.reads };
+}
+
+/** A context for an operator at a shell (`npm run cli`): trusted, acting for no account. */
+export function operatorContext(db: Database, services: Services, log: Logger): RequestContext {
+  return {
+    requestId: 'cli',
+    log,
+    db,
+    services,
+    auth: RequestAuth.operator(services, db),
+    clientIp: 'local',
+    catalogReads: db.sql,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Opening what a process works with, in one order everywhere (the server, the CLI, the migrator,
+ * the tests): configuration → database (migrated, and prepared where asked) → long-lived services.
+ */
+import type { BootstrapResult } from './accounts/bootstrap-admin.ts';
+import type { Config } from './config/config.ts';
+import { type Database, openDatabase } from './db/database.ts';
+import { applyMigrations, readMigrations } from './db/migrate.ts';
+import { databaseTarget, prepareDatabase } from './db/prepare.ts';
+import { waitForDatabase } from './db/wait-for-database.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { buildServices, type Services } from './services.ts';
+
+export interface Runtime {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly db: Database;
+  readonly services: Services;
+  /** This process's Prometheus metrics, on a registry of its own. */
+  readonly metrics: Metrics;
+  /** The bootstrap admin created while preparing, if any (its generated password is shown once). */
+  readonly bootstrap?: BootstrapResult;
+  /** Closes the services, then the database (bounded: a silent database cannot hang it). */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Who opens the database; the embedded database's lock names it (`server`, `npm run cli`). */
+  role: string;
+  /**
+   * `everything`: migrations, bootstrap admin and demo data (a starting service); `migrations`: only
+   * those (the CLI); `nothing`: the database is ready (a later worker).
+   */
+  prepare: 'everything' | 'migrations' | 'nothing';
+  /** A logger other than the configured one (the CLI keeps quiet). */
+  log?: Logger;
+  /** A database opened by the caller (tests open a fresh one per file). */
+  db?: Database;
+}
+
+export async function openRuntime(config: Config, opts: RuntimeOptions): Promise<Runtime> {
+  const log = opts.log ?? createLogger(config.logLevel, config.logFormat);
+  // Process metrics only for a serving process: a test process opens many runtimes.
+  const metrics = createMetrics({ processMetrics: opts.role === 'server' });
+  const db = opts.db ?? (await openDatabase(databaseTarget(config, opts.role)));
+  metrics.observePools(() => db.poolUsage());
+  db.observeStatements((seconds, pool) => metrics.statementDuration.observe({ pool }, seconds));
+  try {
+    // A database this process was pointed at may still be starting (a container beside ours).
+    if (!opts.db && config.database.kind === 'postgres') {
+      await waitForDatabase(db.sql, { url: config.database.url, timeoutMs: config.databaseConnectTimeoutMs, log });
+    }
+    let bootstrap: BootstrapResult | undefined;
+    if (opts.prepare === 'everything') bootstrap = await prepareDatabase(db, config, log);
+    if (opts.prepare === 'migrations') await applyMigrations(db.sql, await readMigrations());
+    const services = await buildServices(config, log, db, metrics);
+    return {
+      config,
+      log,
+      db,
+      services,
+      metrics,
+      bootstrap,
+      close: async () => {
+        await services.close();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+/** `npm run db:migrate`: applies pending migrations to the configured database; returns their names. */
+export async function migrate(config: Config): Promise<string[]> {
+  const db = await openDatabase(databaseTarget(config, 'npm run db:migrate'));
+  try {
+    return await applyMigrations(db.sql, await readMigrations());
+  } finally {
+    await db.close();
+  }
+}

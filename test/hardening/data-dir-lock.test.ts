@@ -1,0 +1,98 @@
+/**
+ * Contract §7.7: the embedded database belongs to one process. While `npm start` runs on a DATA_DIR,
+ * a second start, `npm run cli` and `npm run db:migrate` on it stop at once with a message naming the
+ * owner, and change nothing; a lock left by a process that is gone does not block the next start.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LOCK_FILE } from '../../src/db/data-dir-lock.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { startService } from '../helpers/service-process.ts';
+import { TEST_DB } from '../helpers/test-database.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** Runs a TypeScript entry point as `npm run` does; resolves with its exit code and output. */
+function run(script: string, args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () => {
+  it('when the service runs on DATA_DIR, then a second start, the CLI and the migrator refuse and change nothing', {
+    timeout: 180_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'shop-lock-'));
+    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+    const service = await startService(env);
+    const owner = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as { pid: number };
+    try {
+      const inUse = new RegExp(`in use by process ${owner.pid} \\(server`);
+      const cli = await run('src/cli.ts', ['create-admin', 'second-writer'], {
+        DATA_DIR: dataDir,
+        CLI_PASSWORD: 'second-writer-pw',
+      });
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toMatch(inUse);
+      expect(cli.stdout).toBe('');
+      const migrate = await run('scripts/migrate.ts', [], { DATA_DIR: dataDir });
+      expect(migrate.code).toBe(1);
+      expect(migrate.stderr).toMatch(inUse);
+      await expect(startService(env)).rejects.toThrow(inUse);
+      // The running service is unaffected.
+      expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+    // Stopping released the lock; the refused CLI run left nothing behind.
+    const db = await openDatabase({ kind: 'pglite', dataDir, role: 'test' });
+    try {
+      expect(await db.prisma.admin.count({ where: { username: 'second-writer' } })).toBe(0);
+    } finally {
+      await db.close();
+    }
+    const cli = await run('src/cli.ts', ['create-admin', 'second-writer'], {
+      DATA_DIR: dataDir,
+      CLI_PASSWORD: 'second-writer-pw',
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+  });
+
+  it('when the lock names a process that is gone, then the next start takes it over', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'shop-lock-stale-'));
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFileSync(
+      join(dataDir, LOCK_FILE),
+      JSON.stringify({ pid: Number(gone.stdout), host: hostname(), role: 'server', since: '2026-01-01' }),
+    );
+    const service = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    try {
+      const owner = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as { pid: number };
+      expect(owner.pid).not.toBe(Number(gone.stdout));
+      expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  });
+});
