@@ -332,6 +332,10 @@ function probeSummary(all: ProbeResult[], loadStart: number) {
       max_ms: round1(keptSorted.at(-1) ?? 0),
       over_limit: kept.filter((p) => p.error || p.status !== 200 || p.ms > PROBE_LIMIT_MS).length,
     },
+    slowest: [...results]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map((p) => ({ at_s: round1((p.at - loadStart) / 1000), ms: round1(p.ms) })),
     first_failures: bad.slice(0, 10).map((p) => ({
       at_s: round1((p.at - loadStart) / 1000),
       ms: round1(p.ms),
@@ -600,6 +604,7 @@ function printReport(r: {
   lines.push(
     `         diagnostic, on one kept-alive connection: ${k.probes} probes, ${k.over_limit} over ${r.healthz.limit_ms} ms or failed, p99 ${k.p99_ms} ms, max ${k.max_ms} ms`,
   );
+  lines.push(`         slowest fresh probes: ${r.healthz.slowest.map((p) => `${p.ms} ms at ${p.at_s} s`).join(', ')}`);
   for (const f of r.healthz.first_failures.slice(0, 5))
     lines.push(`  probe at ${f.at_s} s: ${f.error ?? `status ${f.status}`}, ${f.ms} ms`);
   const slow = r.slowloris.results.map(

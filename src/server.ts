@@ -1,6 +1,9 @@
 /**
- * The entry point (`npm start`): one serving process, or with WORKERS > 1 a primary that supervises
- * that many (src/process/). The serving code is imported only where it runs, so the primary stays small.
+ * The entry point (`npm start`): on PostgreSQL a primary that supervises WORKERS serving processes
+ * (src/process/), even when WORKERS is 1 — a worker accepts on many handles of the primary's socket
+ * (shared-listener.ts), which one process alone cannot have, and a worker that dies is replaced. The
+ * embedded database belongs to one process, which serves alone. The serving code is imported only
+ * where it runs, so the primary stays small.
  */
 import cluster from 'node:cluster';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
@@ -9,7 +12,7 @@ import { MigrationError } from './db/migrate.ts';
 import { StartupError } from './process/startup-error.ts';
 
 async function main(config: Config): Promise<void> {
-  if (cluster.isPrimary && config.workers > 1) {
+  if (cluster.isPrimary && config.database.kind === 'postgres') {
     await (await import('./process/supervise.ts')).supervise(config);
     return;
   }

@@ -9,7 +9,6 @@
  * checked-out connection to come back).
  */
 import pg from 'pg';
-import { paced } from './result-pacing.ts';
 
 export interface PgPoolOptions {
   url: string;
@@ -66,18 +65,16 @@ function discardOnTimeout(client: pg.PoolClient): void {
     const callback = args[last];
     if (typeof callback === 'function') {
       // Callback style (pg-pool's own `pool.query`, the catalogue's one-statement reads): discard
-      // before the caller releases; a result reaches the caller in its turn (result-pacing.ts).
+      // before the caller releases.
       args[last] = (err: unknown, res: unknown) => {
         discard(err);
-        if (err) callback(err, res);
-        else paced(() => callback(err, res));
+        callback(err, res);
       };
       return query(...args);
     }
     const result = query(...args);
     // Promise style (Prisma's adapter): a side branch, registered before the caller's, sees the
-    // rejection first. Not paced: Prisma carries the writes and the small auth lookups, and a
-    // transaction's statements must not each wait their turn behind every catalogue page queued.
+    // rejection first.
     if (result instanceof Promise) result.catch(discard);
     return result;
   };
@@ -124,8 +121,7 @@ async function endPool({ pool, clients }: TrackedPool): Promise<void> {
 }
 
 /**
- * Times each statement from sending to its reply. Installed first, beneath the timeout guard, so the
- * time is the database's and not the turn the result then waits for (result-pacing.ts).
+ * Times each statement from sending to its reply. Installed first, beneath the timeout guard.
  */
 function timeStatements(client: pg.PoolClient, observe: (seconds: number, ok: boolean) => void): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;

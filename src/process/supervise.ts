@@ -1,5 +1,5 @@
 /**
- * WORKERS > 1 (contract §7.7): the primary process forks that many serving workers sharing the port
+ * On PostgreSQL (contract §7.7): the primary process forks WORKERS serving workers sharing the port
  * (node:cluster), replaces one that dies, and on SIGTERM forwards it to every worker and exits 0
  * once all have drained and exited. The primary itself serves nothing and loads none of the app.
  *

@@ -16,7 +16,7 @@ export const ROOT = new URL('../../', import.meta.url).pathname;
 export interface ServiceProcess {
   url: string;
   port: number;
-  /** The process spawned (the cluster primary when WORKERS > 1). */
+  /** The process spawned (the cluster primary on PostgreSQL). */
   pid: number;
   child: ChildProcess;
   /** Milliseconds from spawn to ready: the "listening" log line, or `/readyz` 200 (see `ready`). */
