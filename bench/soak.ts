@@ -9,7 +9,9 @@
  *   invalid UTF-8, U+0000, corrupt gzip, broken framing, slowloris connections;
  * - a `/healthz` probe every 200 ms on a fresh connection, which must answer within 1 s every time.
  *
- * It samples the service's process tree's RSS from /proc, prints a compact report (also written to
+ * Before the load it waits (at most 30 s) for the CPUs to be 80% idle over a second, so that the tail
+ * of whatever ran before (in CI, the test suite) is not measured with it. It samples the service's
+ * process tree's RSS from /proc, prints a compact report (also written to
  * bench/results/soak.json), sends SIGTERM and expects exit 0 within 15 s. Exit code 0 on PASS.
  * FAIL on: a 5xx or connection error on any load (no answer within 10 s counts as one; the closes
  * the server causes deliberately — a slowloris, an oversized upload — do not), a `/healthz` probe
@@ -58,6 +60,7 @@ import {
   startService,
   stopService,
   Tally,
+  waitForQuietMachine,
 } from './soak-support.ts';
 
 // ---------- settings ----------
@@ -85,6 +88,9 @@ function parseArgs(argv: string[]): { duration: number; quick: boolean } {
 const { duration: DURATION_S, quick: QUICK } = parseArgs(process.argv.slice(2));
 const LIST_CONNECTIONS = 256;
 const LOGIN_WAVE = 300;
+/** Before the load: wait for the CPUs to be this idle over a second, for at most QUIET_WAIT_MS. */
+const QUIET_IDLE_SHARE = 0.8;
+const QUIET_WAIT_MS = 30_000;
 const LOGIN_WAVE_EVERY_S = 15;
 /** Hostile senders, each pausing between requests: a steady stream, every case at least once a minute even when each waits 10 s. */
 const HOSTILE_CONCURRENCY = 8;
@@ -383,6 +389,13 @@ async function main(): Promise<number> {
   const token = await adminToken(s);
   const cases = hostileCases(s.port, token);
 
+  // The machine settles first (at most QUIET_WAIT_MS): after the test suite, its processes and
+  // PostgreSQL's clean-up can hold both cores for a while, and the load would be measured on top.
+  const idleBefore = await waitForQuietMachine(QUIET_IDLE_SHARE, QUIET_WAIT_MS);
+  if (idleBefore !== undefined && idleBefore < QUIET_IDLE_SHARE)
+    log(
+      `warning: the CPUs were only ${Math.round(idleBefore * 100)}% idle before the load after ${QUIET_WAIT_MS / 1000} s of waiting`,
+    );
   // The probe starts first, so that its kept-alive connection is open before the load arrives.
   const probe = startProbe(s.port, PROBE_EVERY_MS, PROBE_GIVE_UP_MS);
   await sleep(500);
@@ -434,6 +447,7 @@ async function main(): Promise<number> {
       node: process.version,
       // Other work on the machine competes with the service for CPU: the figures are only as quiet as it was.
       load_average_before: loadBefore,
+      cpu_idle_before: idleBefore === undefined ? null : round1(idleBefore * 100),
       load_average_after: round1(loadavg()[0]!),
       accept_queue_peak: sampled.accept_queue_peak,
       listen_overflows:
@@ -554,6 +568,7 @@ function printReport(r: {
   machine: {
     cores: number;
     load_average_before: number;
+    cpu_idle_before: number | null;
     load_average_after: number;
     listen_overflows: number | null;
     accept_queue_peak: number;
@@ -577,7 +592,7 @@ function printReport(r: {
       .join(' ');
   const lines = [
     '',
-    `Soak: ${r.duration_s} s (load ran ${r.load_s} s) against ${r.service.url} — NODE_ENV=production, PostgreSQL ${DB_NAME}, ${ITEMS} items; ready in ${r.service.startup_ms} ms; ${r.service.processes} process(es); load average before ${r.machine.load_average_before} on ${r.machine.cores} cores`,
+    `Soak: ${r.duration_s} s (load ran ${r.load_s} s) against ${r.service.url} — NODE_ENV=production, PostgreSQL ${DB_NAME}, ${ITEMS} items; ready in ${r.service.startup_ms} ms; ${r.service.processes} process(es); load average before ${r.machine.load_average_before} on ${r.machine.cores} cores, CPUs ${r.machine.cpu_idle_before ?? '?'}% idle as the load began`,
     '',
     `${'load'.padEnd(9)}${pad('requests', 9)}${pad('errors', 8)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('max ms', 9)}  answers`,
   ];
