@@ -1,5 +1,5 @@
 /** CPU and memory of processes, read from /proc (Linux). */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -20,6 +20,63 @@ function allPids(): number[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .map(Number);
+}
+
+/**
+ * The socket listening on TCP `port` (IPv4 or IPv6), from /proc/net/tcp: its inode, and the
+ * connections waiting in its accept queue (a LISTEN socket's rx_queue is that queue's length).
+ */
+export function listeningSocket(port: number): { acceptQueue: number; inode: string } | undefined {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[3] === '0A' && f[1]!.endsWith(`:${hexPort}`))
+        return { acceptQueue: parseInt(f[4]!.split(':')[1]!, 16), inode: f[9]! };
+    }
+  }
+  return undefined;
+}
+
+/** Descendants of `root` (not `root` itself) that hold a descriptor of the socket listening on `port`. */
+function workersListening(root: number, port: number): number {
+  const inode = listeningSocket(port)?.inode;
+  if (!inode) return 0;
+  return processTree(root)
+    .slice(1)
+    .filter((pid) => {
+      try {
+        return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+          try {
+            return readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`;
+          } catch {
+            return false;
+          }
+        });
+      } catch {
+        return false;
+      }
+    }).length;
+}
+
+/**
+ * Waits until `workers` workers of the service whose primary is `root` accept on `port`. The service
+ * is ready once its first worker serves, and the others start after it: load sent before they
+ * serve lands on the first one, and keep-alive connections stay there for the whole run.
+ */
+export async function waitForWorkers(root: number, port: number, workers: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (workersListening(root, port) < workers) {
+    if (performance.now() > deadline)
+      throw new Error(`only ${workersListening(root, port)} of ${workers} workers serve port ${port}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** `root` and all its descendants. */

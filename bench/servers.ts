@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServiceProcess, startProcess } from '../test/helpers/service-process.ts';
-import { cpuMeter, postgresPids, processTree, rssMb } from './proc.ts';
+import { cpuMeter, postgresPids, processTree, rssMb, waitForWorkers } from './proc.ts';
 
 export interface Server extends ServiceProcess {
   name: string;
@@ -38,11 +38,13 @@ export async function startBenchService(name: string, databaseUrl: string, opts:
     LOGIN_MAX_FAILURES: '1000',
     LOGIN_USERNAME_MAX_FAILURES_PER_HOUR: '1000000',
     LOGIN_MAX_CONCURRENT_HASHES: '2',
-    // One process, like the floor, unless the scenario compares worker counts.
+    // One worker (under its primary), like the floor, unless the scenario compares worker counts.
     WORKERS: String(opts.workers),
   };
   if (opts.cache === 'off') env.CATALOG_CACHE_MB = '0';
-  return { ...(await startProcess({ env, ready: 'readyz' })), name };
+  const server = await startProcess({ env, ready: 'readyz' });
+  await waitForWorkers(server.pid, server.port, opts.workers);
+  return { ...server, name };
 }
 
 export async function startFloor(databaseUrl: string): Promise<Server> {

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { buildOnce, type ServiceProcess, startProcess } from '../test/helpers/service-process.ts';
 import { BENCH_WORDS, catalogueSql } from './data.ts';
-import { processTree, rssMb } from './proc.ts';
+import { listeningSocket, processTree, rssMb, waitForWorkers } from './proc.ts';
 
 export const ROOT = new URL('../', import.meta.url).pathname;
 
@@ -175,8 +175,11 @@ export const build = buildOnce;
 
 const OUTPUT_KEEP = 64 * 1024;
 
-/** Runs what `npm start` runs (test/helpers/service-process.ts) and waits for `/readyz` 200; keeps the last 64 KiB of output. */
-export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<Service> {
+/**
+ * Runs what `npm start` runs (test/helpers/service-process.ts) and waits for `/readyz` 200 and for
+ * all `workers` to serve; keeps the last 64 KiB of output.
+ */
+export async function startService(env: Record<string, string>, workers: number, timeoutMs = 60_000): Promise<Service> {
   let errorCount = 0;
   const firstErrors: string[] = [];
   const s = await startProcess({
@@ -191,6 +194,7 @@ export async function startService(env: Record<string, string>, timeoutMs = 60_0
       }
     },
   });
+  await waitForWorkers(s.pid, s.port, workers);
   return { ...s, errorLines: () => ({ count: errorCount, first: [...firstErrors] }) };
 }
 
@@ -405,28 +409,6 @@ export function listenOverflows(): number | undefined {
   }
 }
 
-/**
- * Connections waiting in the accept queue of the socket listening on `port` (from /proc/net/tcp,
- * where a LISTEN socket's rx_queue is its accept-queue length).
- */
-export function acceptQueue(port: number): number | undefined {
-  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      if (f.length < 5 || f[3] !== '0A' || !f[1]!.endsWith(`:${hexPort}`)) continue;
-      return parseInt(f[4]!.split(':')[1]!, 16);
-    }
-  }
-  return undefined;
-}
-
 // ---------- memory ----------
 
 /**
@@ -445,7 +427,7 @@ export function serviceSampler(pid: number, port: number, everyMs: number) {
     last = rssMb(tree);
     processes = Math.max(processes, tree.length);
     peak = Math.max(peak, last);
-    queuePeak = Math.max(queuePeak, acceptQueue(port) ?? 0);
+    queuePeak = Math.max(queuePeak, listeningSocket(port)?.acceptQueue ?? 0);
   }, everyMs);
   return {
     stop() {
