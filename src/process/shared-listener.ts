@@ -8,9 +8,9 @@
  * turn after turn — a `/healthz` probe behind it waits seconds. Each extra handle of the socket is one
  * more accept per turn (measured: 400 connections into a worker with 5 ms turns take 2.0 s with one
  * handle, 0.54 s with four, 0.29 s with eight), while an idle worker pays nothing for them (one
- * descriptor each; a wake-up tries them all, the ones finding the queue empty cost one failed accept). The primary never accepts:
- * it holds the socket bound and listening without watching it, exactly as node:cluster's primary does
- * (`net._createServerHandle` is the function cluster uses for that).
+ * descriptor each; a wake-up tries them all, and those that find the queue empty cost one failed
+ * accept). The primary never accepts: it holds the bound socket without watching it, exactly as
+ * node:cluster's primary does (`net._createServerHandle` is the function cluster uses for that).
  */
 import cluster from 'node:cluster';
 import { lookup } from 'node:dns/promises';
