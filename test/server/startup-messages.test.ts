@@ -38,7 +38,11 @@ afterAll(async () => {
 /** The output of a start that must fail, and how it exited. */
 async function failedStart(extra: Record<string, string>, timeoutMs = 30_000): Promise<string> {
   const err = await startService({ ...env, ...extra }, timeoutMs).then(
-    () => new Error('it started'),
+    // A start that should have failed must not outlive the test.
+    async (service) => {
+      await service.stop(2_000);
+      return new Error('it started');
+    },
     (e: Error) => e,
   );
   expect(err.message).toMatch(/^service exited with 1 before listening/);
