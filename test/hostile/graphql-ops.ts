@@ -115,6 +115,12 @@ const ITEM_SHAPE = {
   objectPaths: [[], ['skus', 0], ['skus', 0, 'specs'], ['images', 1]] as Path[],
 };
 
+const CATEGORY_SHAPE = {
+  paths: [[], ['name'], ['parentId'], ['sortOrder']] as Path[],
+  stringPaths: [['name']] as Path[],
+  objectPaths: [[]] as Path[],
+};
+
 const validItemInput = fc
   .record({
     name: fc.constantFrom('Trail boot', '跑鞋', 'x'.repeat(200)),
@@ -264,7 +270,7 @@ export const OPERATIONS: OpSpec[] = [
         name: 'input',
         type: 'CategoryInput!',
         valid: categoryInputValid,
-        shape: { paths: [[], ['name'], ['parentId'], ['sortOrder']], stringPaths: [['name']], objectPaths: [[]] },
+        shape: CATEGORY_SHAPE,
       },
     ],
     selection: 'id name parentId sortOrder',
@@ -279,7 +285,7 @@ export const OPERATIONS: OpSpec[] = [
         name: 'input',
         type: 'CategoryInput!',
         valid: categoryInputValid,
-        shape: { paths: [[], ['name'], ['parentId'], ['sortOrder']], stringPaths: [['name']], objectPaths: [[]] },
+        shape: CATEGORY_SHAPE,
       },
     ],
     selection: 'id name parentId sortOrder',
