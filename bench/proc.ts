@@ -1,5 +1,6 @@
-/** CPU and memory of processes, read from /proc (Linux). */
+/** CPU and memory of processes and of the machine, and listening sockets, read from /proc (Linux). */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -72,10 +73,37 @@ function workersListening(root: number, port: number): number {
  */
 export async function waitForWorkers(root: number, port: number, workers: number, timeoutMs = 30_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
-  while (workersListening(root, port) < workers) {
-    if (performance.now() > deadline)
-      throw new Error(`only ${workersListening(root, port)} of ${workers} workers serve port ${port}`);
-    await new Promise((r) => setTimeout(r, 100));
+  for (let serving = workersListening(root, port); serving < workers; serving = workersListening(root, port)) {
+    if (performance.now() > deadline) throw new Error(`only ${serving} of ${workers} workers serve port ${port}`);
+    await sleep(100);
+  }
+}
+
+/** The machine's idle and total CPU time so far (jiffies, all cores), from /proc/stat; undefined elsewhere. */
+function cpuTimes(): { idle: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal: idle and iowait are the idle time.
+    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total: fields.slice(0, 8).reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits (at most `maxMs`) until the machine's CPUs are at least `idleShare` idle over a second, so
+ * that what a run measures is the service and not the tail of what ran before it (in CI, the test
+ * suite's processes and PostgreSQL dropping their databases). Resolves with the share last seen.
+ */
+export async function waitForQuietMachine(idleShare: number, maxMs: number): Promise<number | undefined> {
+  const deadline = performance.now() + maxMs;
+  for (;;) {
+    const before = cpuTimes();
+    await sleep(1_000);
+    const after = cpuTimes();
+    if (!before || !after || after.total === before.total) return undefined;
+    const idle = (after.idle - before.idle) / (after.total - before.total);
+    if (idle >= idleShare || performance.now() >= deadline) return idle;
   }
 }
 

@@ -218,34 +218,6 @@ export async function stopService(
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** The machine's idle and total CPU time so far (jiffies, all cores), from /proc/stat; undefined elsewhere. */
-function cpuTimes(): { idle: number; total: number } | undefined {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-    // user nice system idle iowait irq softirq steal: idle and iowait are the idle time.
-    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total: fields.slice(0, 8).reduce((a, b) => a + b, 0) };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Waits (at most `maxMs`) until the machine's CPUs are at least `idleShare` idle over a second, so
- * that what a run measures is the service and not the tail of what ran before it (in CI, the test
- * suite's processes and PostgreSQL dropping their databases). Resolves with the share last seen.
- */
-export async function waitForQuietMachine(idleShare: number, maxMs: number): Promise<number | undefined> {
-  const deadline = performance.now() + maxMs;
-  for (;;) {
-    const before = cpuTimes();
-    await sleep(1_000);
-    const after = cpuTimes();
-    if (!before || !after || after.total === before.total) return undefined;
-    const idle = (after.idle - before.idle) / (after.total - before.total);
-    if (idle >= idleShare || performance.now() >= deadline) return idle;
-  }
-}
-
 // ---------- plain HTTP ----------
 
 export interface Answer {

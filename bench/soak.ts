@@ -30,6 +30,7 @@ import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { hashPassword } from '../src/auth/password.ts';
+import { waitForQuietMachine } from './proc.ts';
 import {
   type HostileCase,
   hostileCases,
@@ -60,7 +61,6 @@ import {
   startService,
   stopService,
   Tally,
-  waitForQuietMachine,
 } from './soak-support.ts';
 
 // ---------- settings ----------
