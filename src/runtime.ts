@@ -43,6 +43,10 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
   const log = opts.log ?? createLogger(config.logLevel, config.logFormat);
   // Process metrics only for a serving process: a test process opens many runtimes.
   const metrics = createMetrics({ processMetrics: opts.role === 'server' });
+  if (!opts.db && config.database.kind === 'pglite') {
+    // Creating it (a first start) takes seconds: say what is happening.
+    log.info({ data_dir: config.dataDir }, 'opening the embedded database');
+  }
   const db = opts.db ?? (await openDatabase(databaseTarget(config, opts.role)));
   metrics.observePools(() => db.poolUsage());
   db.observeStatements((seconds, pool) => metrics.statementDuration.observe({ pool }, seconds));

@@ -1,13 +1,15 @@
 /**
  * Brute-force limits of contract §3.1 (and §3.4, counted separately per token system) and the
- * mini-program login and sign-up quotas of §7.2 and §8.1, with rate-limiter-flexible: in this process's memory, and also
- * in Redis when REDIS_URL is set so that every instance sees the same counts (CountedLimit says why both).
+ * mini-program login and sign-up quotas of §7.2 and §8.1, with rate-limiter-flexible: counted for the
+ * whole instance (instance-counters.ts: this process, or the cluster primary for every worker), and
+ * also in Redis when REDIS_URL is set so that every instance sees the same counts (CountedLimit says why both).
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config/config.ts';
 import { AppError, type Realm } from '../errors/app-error.ts';
+import { type CounterLimit, type InstanceCounter, instanceCounter } from './instance-counters.ts';
 
 export interface LoginAttempt {
   realm: Realm;
@@ -34,12 +36,6 @@ export interface LoginLimiter {
   admitRegistration(ip: string): Promise<void>;
 }
 
-interface Limit {
-  points: number;
-  duration: number;
-  keyPrefix: string;
-}
-
 const rateLimited = (msBeforeNext: number, what = 'login attempts') => {
   const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new AppError('RATE_LIMITED', `Too many ${what}; try again in ${retryAfter} s.`, { retryAfter });
@@ -48,18 +44,18 @@ const rateLimited = (msBeforeNext: number, what = 'login attempts') => {
 const digest = (s: string) => createHash('sha256').update(s).digest('base64url');
 
 /**
- * One limit, always counted in this process and, with Redis, also across instances. The local count
- * is the floor: an instance never lets more through than the limit, even while Redis flaps between
- * answering and not (a slow reply, a reconnect), when a store-or-fallback design would split the
- * count between two stores and allow up to twice the limit. Redis adds the shared view; when it
- * cannot answer, the local count decides alone.
+ * One limit, always counted for this instance and, with Redis, also across instances. The instance's
+ * count is the floor: an instance never lets more through than the limit, even while Redis flaps
+ * between answering and not (a slow reply, a reconnect), when a store-or-fallback design would split
+ * the count between two stores and allow up to twice the limit. Redis adds the shared view; when it
+ * cannot answer, the instance's count decides alone.
  */
 class CountedLimit {
-  readonly #local: RateLimiterMemory;
+  readonly #local: InstanceCounter;
   readonly #shared?: RateLimiterRedis;
 
-  constructor(limit: Limit, redis: Redis | undefined) {
-    this.#local = new RateLimiterMemory(limit);
+  constructor(limit: CounterLimit, redis: Redis | undefined) {
+    this.#local = instanceCounter(limit);
     // Not ready (reconnecting after a silence): skip Redis at once rather than wait for it.
     if (redis) this.#shared = new RateLimiterRedis({ ...limit, storeClient: redis, rejectIfRedisNotReady: true });
   }

@@ -123,6 +123,7 @@ const envSchema = z.object({
     .optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_CONNECT_TIMEOUT: milliseconds(30_000, 0),
+  HTTP_KEEP_ALIVE_TIMEOUT: milliseconds(65_000, 1_000),
   TRUST_PROXY: z
     .string()
     .min(1)
@@ -180,6 +181,8 @@ function buildConfig(env: Env, terminal: boolean) {
     production,
     port: env.PORT,
     host: env.HOST,
+    /** How long an idle keep-alive connection stays open: longer than load balancers' 60 s idle timeout. */
+    keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT,
     database: env.DATABASE_URL ? ({ kind: 'postgres', url: env.DATABASE_URL } as const) : ({ kind: 'pglite' } as const),
     /** Per-statement limit: a statement still running after it fails and its connection is discarded. */
     statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT,

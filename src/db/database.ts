@@ -126,6 +126,8 @@ function timeCalls<T extends object, K extends keyof T>(
 interface DriverParts {
   /** Prisma's driver adapter, made when Prisma is first used. */
   adapter: () => PrismaNamespace.PrismaClientOptionsWithAdapter['adapter'];
+  /** DATABASE_STATEMENT_TIMEOUT: also how long a transaction may wait for its connection. */
+  statementTimeoutMs: number;
   sql: SqlDriver;
   reads: SqlReader;
   listen: Database['listen'];
@@ -143,7 +145,13 @@ function assemble(parts: DriverParts): Database {
   let prisma: PrismaClient | undefined;
   return {
     get prisma() {
-      return (prisma ??= new PrismaClient({ adapter: parts.adapter() }));
+      return (prisma ??= new PrismaClient({
+        adapter: parts.adapter(),
+        // Prisma's own defaults (2 s to start a transaction, 5 s to finish it) fail a write under load
+        // sooner than a statement would (contract §11): a transaction waits for its connection as long
+        // as a statement may, then answers 503; its statements get that time twice over in all.
+        transactionOptions: { maxWait: parts.statementTimeoutMs, timeout: 2 * parts.statementTimeoutMs },
+      }));
     },
     sql: parts.sql,
     reads: parts.reads,
@@ -161,17 +169,23 @@ function assemble(parts: DriverParts): Database {
 
 export type DatabaseTarget =
   // dataDir undefined → in memory (tests); `role` names the process in the data directory's lock.
-  | { kind: 'pglite'; dataDir?: string; role?: string }
+  | { kind: 'pglite'; dataDir?: string; role?: string; statementTimeoutMs?: number }
   | { kind: 'postgres'; url: string; poolSize?: number; statementTimeoutMs?: number; replicaUrls?: readonly string[] };
 
 // The key `prisma migrate deploy` takes, so our runner and Prisma's CLI exclude each other.
 const MIGRATION_LOCK_KEY = 72707369;
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'pglite' ? openPglite(target.dataDir, target.role) : openPostgres(target);
+  return target.kind === 'pglite' ? openPglite(target) : openPostgres(target);
 }
 
-async function openPglite(dataDir: string | undefined, role = 'server'): Promise<Database> {
+const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+
+async function openPglite({
+  dataDir,
+  role = 'server',
+  statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
+}: Extract<DatabaseTarget, { kind: 'pglite' }>): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   // Before anything is opened or written: a second process on the same files stops here (§7.7).
   const lock = dataDir ? await lockDataDir(dataDir, role) : undefined;
@@ -196,6 +210,7 @@ async function openPglite(dataDir: string | undefined, role = 'server'): Promise
   };
   return assemble({
     adapter: () => new PrismaPGlite(db),
+    statementTimeoutMs,
     sql,
     reads: sql,
     // In-process: a notification cannot be lost, so the channel is always healthy.
@@ -220,10 +235,11 @@ async function openPglite(dataDir: string | undefined, role = 'server'): Promise
  */
 async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<Database> {
   const observers = new StatementObservers();
+  const statementTimeoutMs = target.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const { pool, maintenance, close } = openPgPools({
     url: target.url,
     poolSize: target.poolSize ?? 10,
-    statementTimeoutMs: target.statementTimeoutMs ?? 5000,
+    statementTimeoutMs,
     onStatement: (seconds, which, ok) => observers.emit(seconds, which === 'requests' ? 'primary' : which, ok),
     onConnectFailed: () => observers.unreachable(),
   });
@@ -265,7 +281,7 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
     openPgPools({
       url,
       poolSize: target.poolSize ?? 10,
-      statementTimeoutMs: target.statementTimeoutMs ?? 5000,
+      statementTimeoutMs,
       onStatement: (seconds, _which, ok) => observers.emit(seconds, `replica-${i + 1}`, ok),
     }),
   );
@@ -287,6 +303,7 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
     : sql;
   return assemble({
     adapter: () => new PrismaPg(pool),
+    statementTimeoutMs,
     sql,
     reads,
     listen: (channel, handlers) => listenPostgres(target.url, channel, handlers),

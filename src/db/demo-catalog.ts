@@ -207,9 +207,10 @@ const slug = (s: string) =>
     .replace(/^-|-$/g, '') || 'item';
 
 /** Seeds the demo catalogue in one transaction when there are no categories yet. Returns items created. */
-export async function seedDemoCatalog(prisma: Prisma, now = new Date()): Promise<number> {
+export async function seedDemoCatalog(prisma: Prisma, onSeeding?: () => void, now = new Date()): Promise<number> {
   return prisma.$transaction(async (tx) => {
     if ((await tx.category.count()) > 0) return 0;
+    onSeeding?.();
     let minutesAgo = 0;
     let created = 0;
     for (const [topIndex, top] of TREE.entries()) {

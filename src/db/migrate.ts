@@ -66,10 +66,15 @@ interface AppliedRow {
 }
 
 /**
- * Applies every pending migration, each in its own transaction. Returns the names applied.
+ * Applies every pending migration, each in its own transaction, telling `onApplying` before each one
+ * (a first start applies several: it says what it is doing). Returns the names applied.
  * Throws `MigrationError` when an applied migration was edited, or one failed earlier.
  */
-export async function applyMigrations(sql: SqlDriver, migrations: Migration[]): Promise<string[]> {
+export async function applyMigrations(
+  sql: SqlDriver,
+  migrations: Migration[],
+  onApplying?: (name: string) => void,
+): Promise<string[]> {
   return sql.withLock(async () => {
     await sql.exec(CREATE_TABLE);
     const rows = await sql.query<AppliedRow>(
@@ -98,6 +103,7 @@ export async function applyMigrations(sql: SqlDriver, migrations: Migration[]): 
         }
         continue;
       }
+      onApplying?.(m.name);
       await applyOne(sql, m);
       done.push(m.name);
     }

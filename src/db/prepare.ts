@@ -20,15 +20,21 @@ export function databaseTarget(config: Config, role = 'server'): DatabaseTarget 
         statementTimeoutMs: config.statementTimeoutMs,
         replicaUrls: config.replicaUrls,
       }
-    : { kind: 'pglite', dataDir: config.dataDir, role };
+    : { kind: 'pglite', dataDir: config.dataDir, role, statementTimeoutMs: config.statementTimeoutMs };
 }
 
+/**
+ * Migrations, the bootstrap admin, the demo catalogue. Each step that does work says so before it
+ * starts (contract §11): a first start takes seconds, and a silent one looks hung.
+ */
 export async function prepareDatabase(db: Database, config: Config, log: Logger): Promise<BootstrapResult> {
-  const applied = await applyMigrations(db.sql, await readMigrations());
-  if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+  const applied = await applyMigrations(db.sql, await readMigrations(), (migration) =>
+    log.info({ migration }, 'applying migration'),
+  );
+  if (applied.length) log.info({ migrations: applied.length }, 'migrations applied');
   const admin = await ensureBootstrapAdmin(db.prisma, config, log);
   if (config.seedDemo) {
-    const items = await seedDemoCatalog(db.prisma);
+    const items = await seedDemoCatalog(db.prisma, () => log.info('seeding the demo catalogue'));
     if (items) log.info({ items }, 'demo catalogue seeded');
   }
   return admin;

@@ -16,23 +16,45 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 /** A whole request (headers and body) must arrive within this time (§7.4). */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
+export interface HttpServerOptions {
+  /** How long an idle keep-alive connection stays open (HTTP_KEEP_ALIVE_TIMEOUT, contract §11). */
+  keepAliveTimeoutMs: number;
+}
+
 export interface HttpServer {
   readonly server: http.Server;
+  /** Listens on `host:port`, binding it itself. */
   listen(port: number, host: string): Promise<number>;
   /**
-   * Listens on handles of one socket received from the primary (process/shared-listener.ts): the first
-   * is this server's own, each other one accepts too and hands its connections to this server.
+   * Listens on handles of one bound socket (process/shared-listener.ts): the first is this server's
+   * own, each other one accepts too and hands its connections to this server.
    */
   listenOnHandles(handles: object[]): Promise<number>;
   /**
-   * Stops accepting connections and waits for the open ones to finish; each answers its next
-   * request with `Connection: close`, so keep-alive clients leave without a reset. After `graceMs`
-   * whatever is still open is closed.
+   * Closes every listening handle at once; open connections keep being served as before. The first
+   * step of a stop: with workers, the primary has every worker do this before any of them drains.
+   */
+  stopAccepting(): void;
+  /**
+   * Stops accepting (if not done yet) and waits for the open connections to finish; each answers its
+   * next request with `Connection: close`, so keep-alive clients leave without a reset. After
+   * `graceMs` whatever is still open is closed.
    */
   drain(graceMs: number): Promise<void>;
 }
 
-export function createHttpServer(handler: (req: IncomingMessage, res: ServerResponse) => void): HttpServer {
+/**
+ * An idle keep-alive connection is closed this long after a drain begins: a client that was about to
+ * reuse it still gets its answer (with `Connection: close`), and one that went quiet does not hold
+ * the stop for the whole grace (HTTP_KEEP_ALIVE_TIMEOUT is a minute). After this, no connection can
+ * become idle again: every answer of a drain closes its connection.
+ */
+const IDLE_AFTER_DRAIN_MS = 1_000;
+
+export function createHttpServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  opts: HttpServerOptions,
+): HttpServer {
   let draining = false;
   const acceptors: net.Server[] = [];
   const server = http.createServer(
@@ -53,10 +75,25 @@ export function createHttpServer(handler: (req: IncomingMessage, res: ServerResp
       handler(req, res);
     },
   );
+  // Node's default (5 s) closes an idle connection just as a client or a load balancer (60 s idle
+  // timeout) sends its next request on it: an intermittent reset. Longer than theirs, they close first.
+  server.keepAliveTimeout = opts.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
   // An `Expect` other than 100-continue: Node would answer a bare 417; RFC 9110 lets a server ignore
   // expectations it does not know, so the request is simply served.
   server.on('checkExpectation', (req, res) => server.emit('request', req, res));
+
+  let closed: Promise<unknown> | undefined;
+  const stopAccepting = () => {
+    if (closed) return;
+    // Waited for by the drain: each emits 'close' once it stopped listening and its connections ended.
+    closed = Promise.all([server, ...acceptors].map((s) => once(s, 'close')));
+    // net.Server's close, not http.Server's: the latter also closes idle keep-alive connections at
+    // once, racing clients that are just sending their next request on them (a reset). All handles
+    // close in this one turn, so the socket stops listening at once instead of handle by handle.
+    net.Server.prototype.close.call(server);
+    for (const acceptor of acceptors) acceptor.close();
+  };
 
   return {
     server,
@@ -77,17 +114,16 @@ export function createHttpServer(handler: (req: IncomingMessage, res: ServerResp
       }
       return (server.address() as net.AddressInfo).port;
     },
+    stopAccepting,
     async drain(graceMs) {
       draining = true;
-      const closed = Promise.all([server, ...acceptors].map((s) => once(s, 'close')));
-      // net.Server's close, not http.Server's: the latter also closes idle keep-alive connections at
-      // once, racing clients that are just sending their next request on them (a reset). Idle ones
-      // close by themselves after the keep-alive timeout; busy ones after their `Connection: close` answer.
-      net.Server.prototype.close.call(server);
-      for (const acceptor of acceptors) acceptor.close();
+      stopAccepting();
+      const idle = setTimeout(() => server.closeIdleConnections(), IDLE_AFTER_DRAIN_MS);
       const force = setTimeout(() => server.closeAllConnections(), graceMs);
+      idle.unref();
       force.unref();
       await closed;
+      clearTimeout(idle);
       clearTimeout(force);
     },
   };

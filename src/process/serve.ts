@@ -12,7 +12,7 @@ import { createLogger } from '../logger.ts';
 import { workerClusterMetrics } from '../observability/cluster-metrics.ts';
 import { listenForMetrics } from '../observability/metrics-endpoint.ts';
 import { openRuntime } from '../runtime.ts';
-import { requestListeners, SERVING } from './shared-listener.ts';
+import { bindListener, requestListeners, SERVING, STOP_ACCEPTING, STOPPED_ACCEPTING } from './shared-listener.ts';
 import { listenFailure, servicePort } from './startup-error.ts';
 
 /** In-flight requests get this long after SIGTERM; what is still open then is closed. */
@@ -32,6 +32,17 @@ export async function serve(config: Config, { prepare }: ServeOptions): Promise<
         'inside this one process (no workers, no replicas, no managed backups) — set DATABASE_URL to a PostgreSQL server',
     );
   }
+  // The port first, before the database is touched (contract §11): a taken PORT is said at once, not
+  // after migrations, seeding and a bootstrap password nobody will see, and leaves no lock behind. A
+  // worker gets handles of the primary's socket (shared-listener.ts); a process on its own binds it —
+  // bound, not yet listening, so nothing connects before the app is ready.
+  const handles = cluster.isWorker
+    ? await requestListeners()
+    : [
+        await bindListener(config.host, config.port).catch((err: unknown) => {
+          throw listenFailure(err, servicePort(config));
+        }),
+      ];
   const runtime = await openRuntime(config, { role: 'server', prepare: prepare ? 'everything' : 'nothing', log });
   const { db, bootstrap } = runtime;
   if (bootstrap?.generatedPassword) {
@@ -47,14 +58,8 @@ export async function serve(config: Config, { prepare }: ServeOptions): Promise<
     ? workerClusterMetrics(runtime.metrics.registry)
     : () => runtime.metrics.registry.metrics();
   const app = buildApp({ runtime, schema, routes: restRoutes, isShuttingDown: () => shuttingDown, metricsText });
-  const http = createHttpServer(app);
-  // A worker serves the primary's socket (shared-listener.ts); a process on its own binds it itself.
-  const listening = cluster.isWorker
-    ? requestListeners().then((handles) => http.listenOnHandles(handles))
-    : http.listen(config.port, config.host);
-  const port = await listening.catch((err: unknown) => {
-    throw listenFailure(err, servicePort(config));
-  });
+  const http = createHttpServer(app, { keepAliveTimeoutMs: config.keepAliveTimeoutMs });
+  const port = await http.listenOnHandles(handles);
   // The primary starts the other workers once the first serves (supervise.ts).
   if (cluster.isWorker) process.send?.({ type: SERVING });
   // With workers the primary serves METRICS_PORT (supervise.ts).
@@ -69,14 +74,24 @@ export async function serve(config: Config, { prepare }: ServeOptions): Promise<
   // /readyz turns 503 at once, no new connections, every later answer says `Connection: close`,
   // in-flight requests finish (up to 10 s), then Redis and the database close.
   const stop = async (signal: string) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
+    if (draining) return;
+    draining = shuttingDown = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
     await http.drain(SHUTDOWN_GRACE_MS);
     await runtime.close();
     log.info('stopped');
     process.exit(0);
   };
+  let draining = false;
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // With workers, the primary first has every worker stop accepting, and only then has them drain:
+  // a `Connection: close` answer sends its client to reconnect, and that reconnection must meet a
+  // closed socket (refused at once), not a socket still listening that the kernel resets at exit.
+  process.on('message', (message: { type?: unknown }) => {
+    if (message?.type !== STOP_ACCEPTING) return;
+    shuttingDown = true;
+    http.stopAccepting();
+    process.send?.({ type: STOPPED_ACCEPTING });
+  });
 }

@@ -29,6 +29,10 @@ const ASK = 'shop:listener?';
 /** A worker's message once it serves the socket. */
 export const SERVING = 'shop:serving';
 const GIVE = 'shop:listener';
+/** The primary's message that begins a stop: close your handles of the socket (and say so), drain later. */
+export const STOP_ACCEPTING = 'shop:stop-accepting';
+/** A worker's answer: none of its handles accepts any more. */
+export const STOPPED_ACCEPTING = 'shop:stopped-accepting';
 
 /** A bound TCP handle (node's internal TCP wrap); opaque here, given to `net.Server#listen`. */
 type TcpHandle = object;
@@ -38,12 +42,17 @@ interface InternalNet {
 }
 interface BoundHandle {
   getsockname(out: { port?: number }): number;
+  close(callback?: () => void): void;
 }
 
 const UV_EADDRINUSE = -(osConstants.errno.EADDRINUSE as number);
 
-/** Binds `host:port` in the primary, as node:cluster would, and throws Node's usual error (`EADDRINUSE`…). */
-export async function bindSharedListener(host: string, port: number): Promise<TcpHandle> {
+/**
+ * Binds `host:port` as node:cluster's primary would — bound, not yet listening, so the kernel accepts
+ * no connection before a server listens on it — and throws Node's usual error (`EADDRINUSE`…). The
+ * primary shares it with its workers; a process serving alone binds with it too, before anything else.
+ */
+export async function bindListener(host: string, port: number): Promise<TcpHandle> {
   const address = net.isIP(host) ? host : (await lookup(host)).address;
   const handle = (net as unknown as InternalNet)._createServerHandle(address, port, net.isIPv6(address) ? 6 : 4);
   // libuv reports an EADDRINUSE bind only when the handle listens — which happens in a worker, on a
@@ -61,14 +70,30 @@ export async function bindSharedListener(host: string, port: number): Promise<Tc
   return handle as TcpHandle;
 }
 
+export interface SharedListener {
+  /**
+   * Closes the primary's own copy of the socket (once every worker closed theirs, it stops listening)
+   * and hands out no more copies: a worker still starting then never listens, and is stopped.
+   */
+  close(): void;
+}
+
 /** In the primary: answers each worker's request for the socket with its handles (each send duplicates the descriptor). */
-export function shareListener(handle: TcpHandle): void {
+export function shareListener(handle: TcpHandle): SharedListener {
+  let closed = false;
   cluster.on('message', (worker, message: { type?: unknown }) => {
-    if (message?.type !== ASK) return;
+    if (message?.type !== ASK || closed) return;
     for (let i = 0; i < ACCEPTORS_PER_WORKER; i++) {
       worker.send({ type: GIVE }, handle as net.Server, { keepOpen: true });
     }
   });
+  return {
+    close() {
+      if (closed) return;
+      closed = true;
+      (handle as BoundHandle).close();
+    },
+  };
 }
 
 /** In a worker: asks the primary for the socket and resolves with its handles once all have arrived. */

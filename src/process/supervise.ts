@@ -7,25 +7,31 @@
  * listens; the others start once it does, so preparation never runs twice at the same time.
  */
 import cluster, { type Worker } from 'node:cluster';
+import { keepCountersForWorkers } from '../auth/instance-counters.ts';
 import type { Config } from '../config/config.ts';
 import { createLogger } from '../logger.ts';
 import { primaryClusterMetrics } from '../observability/cluster-metrics.ts';
 import { listenForMetrics } from '../observability/metrics-endpoint.ts';
-import { bindSharedListener, SERVING, shareListener } from './shared-listener.ts';
+import { bindListener, SERVING, STOP_ACCEPTING, STOPPED_ACCEPTING, shareListener } from './shared-listener.ts';
 import { listenFailure, servicePort } from './startup-error.ts';
 
 /** A worker that dies within this long of its start counts as a crash loop: replacements slow down. */
 const HEALTHY_AFTER_MS = 10_000;
 const MAX_RESTART_DELAY_MS = 30_000;
+/** How long a stop waits for every worker to close its handles before the drain goes ahead anyway. */
+const STOP_ACCEPTING_TIMEOUT_MS = 2_000;
 
 export async function supervise(config: Config): Promise<void> {
   const log = createLogger(config.logLevel, config.logFormat);
   // Bound here, before any worker exists, so a taken port is said at once (and not after migrations);
   // the workers accept on handles of it (shared-listener.ts), never the primary.
-  const listener = await bindSharedListener(config.host, config.port).catch((err: unknown) => {
-    throw listenFailure(err, servicePort(config));
-  });
-  shareListener(listener);
+  const listener = shareListener(
+    await bindListener(config.host, config.port).catch((err: unknown) => {
+      throw listenFailure(err, servicePort(config));
+    }),
+  );
+  // Rate limits count for the instance, not per worker (contract §11): the counters live here.
+  keepCountersForWorkers();
   const metricsText = primaryClusterMetrics();
   const startedAt = new Map<number, number>();
   let stopping = false;
@@ -84,13 +90,42 @@ export async function supervise(config: Config): Promise<void> {
     setTimeout(() => !stopping && fork(), restartDelay);
   });
 
-  const stop = (signal: NodeJS.Signals) => {
+  // First nobody accepts — the primary's copy of the socket closes, and every worker closes its
+  // handles and says so — then the workers drain. A drain answers `Connection: close`, and its
+  // clients reconnect at once: while any copy of the socket still listened, the kernel would queue
+  // them, and reset them all when the last copy closed (contract §7.4: no request that reached the
+  // service is reset). Once no copy listens, a reconnect is refused at once and goes elsewhere.
+  const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: draining every worker');
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    log.info({ signal }, 'shutting down: no new connections, then draining every worker');
+    listener.close();
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
+    await Promise.all(workers.map(stoppedAccepting));
+    for (const worker of workers) worker.process.kill('SIGTERM');
     if (aliveCount() === 0) process.exit();
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Asks `worker` to close its handles of the socket; resolves when it did, exited, or took too long. */
+function stoppedAccepting(worker: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('exit', done);
+      resolve();
+    };
+    const onMessage = (message: { type?: unknown }) => message?.type === STOPPED_ACCEPTING && done();
+    const timer = setTimeout(done, STOP_ACCEPTING_TIMEOUT_MS);
+    worker.on('message', onMessage);
+    worker.once('exit', done);
+    try {
+      worker.send({ type: STOP_ACCEPTING });
+    } catch {
+      done(); // its IPC channel is gone: it is exiting
+    }
+  });
 }

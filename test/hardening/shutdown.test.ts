@@ -126,6 +126,55 @@ describe('SIGTERM under load', () => {
   });
 });
 
+/**
+ * Clients that, told `Connection: close`, simply connect again — as keep-alive pools and load
+ * balancers do. Their reconnection must meet a socket that no longer listens (ECONNREFUSED: it never
+ * reached the service, and goes elsewhere), never one still queued in a listening socket that the
+ * kernel resets when the last copy of it closes (contract §7.4, §11: with workers too).
+ */
+const topologies = TEST_DB === 'postgres' ? ['1', '2'] : [undefined];
+describe.each(topologies)('SIGTERM under reconnecting keep-alive clients (WORKERS=%s)', (workers) => {
+  it('when 64 keep-alive loops reconnect after each `Connection: close`, then no request that reached the service is reset', {
+    timeout: 90_000,
+  }, async () => {
+    const service = await startService({ ...env, ...(workers ? { WORKERS: workers } : {}) });
+    if (workers === '2') {
+      await expect.poll(() => service.output().match(/shop service listening/g)?.length, { timeout: 20_000 }).toBe(2);
+    }
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    let stopped = false;
+    const outcomes: Outcome[] = [];
+    const served = new Array<number>(64).fill(0);
+    const client = async (n: number): Promise<void> => {
+      for (let i = 0; ; i++) {
+        const outcome = await get(
+          agent,
+          `${service.url}/api/v1/items?page=${((n + i) % 3) + 1}&limit=10`,
+          () => stopped,
+        );
+        outcomes.push(outcome);
+        served[n] = (served[n] ?? 0) + 1;
+        // Refused: nothing listens any more, the client is done. Anything else: go on (a closed
+        // keep-alive connection makes the agent open a new one).
+        if (outcome.error) return;
+      }
+    };
+    const clients = Array.from({ length: 64 }, (_, n) => client(n));
+    while (served.some((n) => n < 2)) await sleep(50);
+    stopped = true;
+    const code = await service.stop();
+    await Promise.all(clients);
+    agent.destroy();
+
+    const refused = outcomes.filter((o) => o.error?.startsWith('ECONNREFUSED'));
+    const failed = outcomes.filter((o) => !o.error?.startsWith('ECONNREFUSED') && (o.error || o.status !== 200));
+    expect(failed, JSON.stringify(failed.slice(0, 5))).toEqual([]);
+    expect(refused, 'every client ended by finding the socket closed').toHaveLength(64);
+    expect(outcomes.filter((o) => o.afterStop && o.connectionClose).length).toBeGreaterThanOrEqual(64);
+    expect(code).toBe(0);
+  });
+});
+
 describe('readiness during a stop', () => {
   it('when a stop has begun, then /readyz answers 503 SERVICE_UNAVAILABLE (balancers drain) while /healthz stays 200', async () => {
     let stopping = false;

@@ -66,7 +66,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
   const runtime = await openRuntime(config, { role: 'test', prepare: 'everything', db });
   const { services } = runtime;
   const app = buildApp({ runtime, schema, routes: restRoutes, isShuttingDown: opts.isShuttingDown });
-  const http = createHttpServer(app);
+  const http = createHttpServer(app, { keepAliveTimeoutMs: config.keepAliveTimeoutMs });
   const { server } = http;
   const url = `http://127.0.0.1:${await http.listen(0, '127.0.0.1')}`;
 
