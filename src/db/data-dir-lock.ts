@@ -4,13 +4,22 @@
  * `DATA_DIR` first writes its PID into a lock file — PostgreSQL's `postmaster.pid` idea — and
  * everyone else stops at once, before touching anything. A lock left by a process that is gone
  * (killed, crashed, machine restarted) is stale and taken over.
+ *
+ * A PID says nothing on another machine: a second container on a shared volume cannot see the owner's
+ * processes. So the owner also keeps a heartbeat — it touches the lock file every few seconds — and a
+ * lock held from another host is stale only once its heartbeat has stopped for STALE_AFTER_MS.
  */
 
-import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 export const LOCK_FILE = 'shop.pid';
+
+/** How often the owner touches the lock file. */
+export const HEARTBEAT_MS = 5_000;
+/** A lock from another host whose file was not touched for this long belongs to a process that is gone. */
+export const STALE_AFTER_MS = 30_000;
 
 export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
@@ -39,13 +48,22 @@ function isRunning(pid: number): boolean {
   }
 }
 
-async function readOwner(path: string): Promise<LockOwner | undefined> {
+/** The lock's owner and how long ago it last touched the file; undefined when unreadable. */
+async function readOwner(path: string): Promise<(LockOwner & { silentMs: number }) | undefined> {
   try {
-    const owner = JSON.parse(await readFile(path, 'utf8')) as Partial<LockOwner>;
-    return typeof owner.pid === 'number' && typeof owner.host === 'string' ? (owner as LockOwner) : undefined;
+    const [text, { mtimeMs }] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const owner = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof owner.pid !== 'number' || typeof owner.host !== 'string') return undefined;
+    return { ...(owner as LockOwner), silentMs: Date.now() - mtimeMs };
   } catch {
     return undefined;
   }
+}
+
+/** Whether the lock's owner may still be working on the files (never wrong in the direction of "gone"). */
+function ownerAlive(owner: LockOwner & { silentMs: number }, me: LockOwner): boolean {
+  if (owner.host !== me.host) return owner.silentMs < STALE_AFTER_MS;
+  return owner.pid !== me.pid && isRunning(owner.pid);
 }
 
 /** Takes the lock of `dataDir` for this process, or throws `DataDirLockedError` naming the owner. */
@@ -60,14 +78,19 @@ export async function lockDataDir(dataDir: string, role: string): Promise<DataDi
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await link(draft, path);
-        return { release: () => releaseIfOurs(path, content) };
+        return heldLock(path, content);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       const owner = await readOwner(path);
-      if (owner && owner.host === me.host && owner.pid !== me.pid && isRunning(owner.pid)) {
+      if (owner && ownerAlive(owner, me)) {
+        const where =
+          owner.host === me.host
+            ? ''
+            : ` on host ${owner.host} (heartbeat ${Math.round(owner.silentMs / 1000)} s ago; ` +
+              `free ${STALE_AFTER_MS / 1000} s after that process stops)`;
         throw new DataDirLockedError(
-          `The embedded database in ${dataDir} is in use by process ${owner.pid} (${owner.role}, since ${owner.since}). ` +
+          `The embedded database in ${dataDir} is in use by process ${owner.pid}${where} (${owner.role}, since ${owner.since}). ` +
             'Stop that process first (the embedded database allows one process), or set DATABASE_URL to use PostgreSQL. ' +
             `If no such process runs, delete ${path}.`,
         );
@@ -79,6 +102,21 @@ export async function lockDataDir(dataDir: string, role: string): Promise<DataDi
   } finally {
     await unlink(draft).catch(() => {});
   }
+}
+
+/** The lock while we hold it: touched every HEARTBEAT_MS, so other hosts see we are alive. */
+function heldLock(path: string, content: string): DataDirLock {
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    utimes(path, now, now).catch(() => {});
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  return {
+    release: async () => {
+      clearInterval(heartbeat);
+      await releaseIfOurs(path, content);
+    },
+  };
 }
 
 async function releaseIfOurs(path: string, content: string): Promise<void> {

@@ -4,13 +4,13 @@
  * owner, and change nothing; a lock left by a process that is gone does not block the next start.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOCK_FILE } from '../../src/db/data-dir-lock.ts';
+import { LOCK_FILE, STALE_AFTER_MS } from '../../src/db/data-dir-lock.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { startService } from '../helpers/service-process.ts';
+import { startArgs, startService } from '../helpers/service-process.ts';
 import { TEST_DB } from '../helpers/test-database.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -95,4 +95,51 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
       expect(await service.stop()).toBe(0);
     }
   });
+
+  it('when a lock from another host has a stopped heartbeat, then the next start takes it over; while it beats, the start refuses naming that host', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'shop-lock-host-'));
+    const lock = join(dataDir, LOCK_FILE);
+    const foreign = (host: string) =>
+      writeFileSync(lock, JSON.stringify({ pid: 1, host, role: 'server', since: '2026-01-01' }));
+    foreign('busy-host');
+    await expect(startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' })).rejects.toThrow(
+      /in use by process 1 on host busy-host \(heartbeat \d+ s ago/,
+    );
+    foreign('gone-host');
+    const silentSince = (Date.now() - STALE_AFTER_MS - 5_000) / 1000;
+    utimesSync(lock, silentSince, silentSince);
+    const service = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    try {
+      expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: service.pid, host: hostname() });
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  });
+
+  // A second container on a shared volume: the same files, another hostname, a PID namespace of its own.
+  const canUnshare = spawnSync('unshare', ['--uts', 'true']).status === 0;
+  it.skipIf(!canUnshare)(
+    'when a second instance starts on the same DATA_DIR from another hostname, then it refuses while the owner runs',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'shop-lock-uts-'));
+      const service = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+      try {
+        const node = [process.execPath, ...startArgs()].map((a) => `'${a}'`).join(' ');
+        const second = spawnSync('unshare', ['--uts', 'sh', '-c', `hostname other-host && exec ${node}`], {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: '0' },
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(second.status, second.stdout + second.stderr).toBe(1);
+        expect(second.stderr).toMatch(new RegExp(`in use by process ${service.pid} on host ${hostname()}`));
+        expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+      } finally {
+        expect(await service.stop()).toBe(0);
+      }
+    },
+  );
 });

@@ -44,6 +44,22 @@ describe('npm start', () => {
       expect(categories.body.categories.some((c: { name: string }) => /[\u4e00-\u9fff]/.test(c.name))).toBe(true);
       expect(service.output()).toMatch(/Bootstrap admin created — username: admin {2}password: \S{12,}/);
       expect(service.output()).toMatch(/demo catalogue seeded/);
+      // A first start takes seconds; it says what it is doing as it goes (contract §11), in order.
+      const steps = [
+        ...(TEST_DB === 'pglite' ? ['opening the embedded database'] : []),
+        'applying migration',
+        'migrations applied',
+        'bootstrap admin created',
+        'seeding the demo catalogue',
+        'demo catalogue seeded',
+        'shop service listening',
+      ];
+      const at = steps.map((step) => service.output().indexOf(`"msg":"${step}"`));
+      expect(
+        at.every((i) => i >= 0),
+        JSON.stringify(Object.fromEntries(steps.map((s, i) => [s, at[i]]))),
+      ).toBe(true);
+      expect([...at].sort((a, b) => a - b)).toEqual(at);
     } finally {
       expect(await service.stop()).toBe(0);
     }

@@ -4,7 +4,7 @@
  * password never shown). Production on the embedded database starts with a loud warning.
  */
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +61,21 @@ describe('start-up messages', () => {
     expect(out).toContain(`shop service failed to start: PORT ${busyPort} is in use — set PORT\n`);
     expect(out).not.toMatch(/^\s+at /m);
     expect(out).not.toContain('EADDRINUSE');
+  });
+
+  it('when PORT is taken on a first start, then it says so before touching the database: no migrations, no bootstrap password, no lock left (contract §11)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'shop-taken-port-'));
+    const started = performance.now();
+    // A first development start: demo data and a generated bootstrap password are what it would print.
+    const out = await failedStart({ PORT: String(busyPort), DATA_DIR: dataDir, SEED_DEMO: 'true' });
+    const elapsed = performance.now() - started;
+    expect(out).toContain(`PORT ${busyPort} is in use — set PORT`);
+    expect(out).not.toMatch(/opening the embedded database|migration|seeding|Bootstrap admin|password/i);
+    expect(existsSync(join(dataDir, 'shop.pid')), 'no lock left behind').toBe(false);
+    expect(existsSync(join(dataDir, 'pglite')), 'the embedded database was not even opened').toBe(false);
+    // Contract: within 2 s of the process starting (a first start used to take ~27 s of migrations
+    // and seeding before it found out); the bound here is slack for a loaded test machine.
+    expect(elapsed).toBeLessThan(10_000);
   });
 
   it('when METRICS_PORT is taken, then one line says so and names METRICS_PORT', async () => {

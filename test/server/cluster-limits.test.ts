@@ -1,0 +1,90 @@
+/**
+ * Contract §11: every login limit holds for the whole service, not per process. With WORKERS=2 and no
+ * Redis, the workers share their counts through the primary — each request here comes on a fresh
+ * connection, so the kernel spreads them over both workers as it would a real client's.
+ */
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServiceProcess, startService } from '../helpers/service-process.ts';
+import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
+
+const ADMIN = { username: 'cluster-root', password: 'cluster-root-password' };
+const CUSTOMER = { username: 'cluster-customer@example.com', password: 'cluster-customer-password' };
+
+/** POSTs JSON on a connection of its own (no keep-alive); resolves with the status and Retry-After. */
+function post(url: string, body: unknown): Promise<{ status: number; retryAfter?: string }> {
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': data.length } },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+describe.skipIf(TEST_DB !== 'postgres')('login limits with WORKERS=2 and no Redis', () => {
+  let database: TestDatabase;
+  let service: ServiceProcess;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    service = await startService({
+      DATABASE_URL: database.url!,
+      WORKERS: '2',
+      LOG_LEVEL: 'info',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      // The per-IP attempt limit would end the bursts below on its own; the per-username ones are tested.
+      LOGIN_IP_PER_MINUTE: '1000',
+    });
+    while ((service.output().match(/shop service listening/g)?.length ?? 0) < 2) await sleep(100);
+    expect((await post(`${service.url}/api/v1/auth/register`, CUSTOMER)).status).toBe(201);
+  }, 90_000);
+  afterAll(async () => {
+    await service?.stop();
+    await database?.drop();
+  });
+
+  const cases = [
+    { who: 'a customer', path: '/api/v1/auth/login', account: CUSTOMER },
+    { who: 'an admin', path: '/admin/api/auth/login', account: ADMIN },
+    {
+      who: 'an unknown username',
+      path: '/api/v1/auth/login',
+      account: { username: 'nobody-here@example.com', password: 'any-password' },
+    },
+  ];
+  it.each(cases)(
+    'when $who fails 5 times on fresh connections, then the 6th attempt — right password or not — is 429 with Retry-After',
+    async ({ path, account }) => {
+      for (let i = 0; i < 5; i++) {
+        expect((await post(service.url + path, { ...account, password: `wrong-${i}` })).status).toBe(401);
+      }
+      const sixth = await post(service.url + path, account);
+      expect(sixth.status).toBe(429);
+      expect(Number(sixth.retryAfter)).toBeGreaterThan(0);
+    },
+    60_000,
+  );
+
+  it('when 40 wrong-password admin logins arrive at once, then at most 5 passwords are checked and the rest are 429', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        post(`${service.url}/admin/api/auth/login`, { username: 'burst-admin', password: `wrong-${i}` }).then(
+          (r) => r.status,
+        ),
+      ),
+    );
+    const checked = statuses.filter((s) => s === 401).length;
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(checked + statuses.filter((s) => s === 429).length).toBe(40);
+  }, 60_000);
+});
