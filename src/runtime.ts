@@ -50,6 +50,11 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
   const db = opts.db ?? (await openDatabase(databaseTarget(config, opts.role)));
   metrics.observePools(() => db.poolUsage());
   db.observeStatements((seconds, pool) => metrics.statementDuration.observe({ pool }, seconds));
+  db.observeSilence((silent, pool) =>
+    silent
+      ? log.warn({ pool }, 'database not answering: requests fail at once (503) until a probe gets an answer')
+      : log.info({ pool }, 'database answering again'),
+  );
   try {
     // A database this process was pointed at may still be starting (a container beside ours).
     if (!opts.db && config.database.kind === 'postgres') {

@@ -57,6 +57,11 @@ export interface Database {
   /** Calls `observer` with the duration of every statement from now on, and the pool it ran on (metrics). */
   observeStatements(observer: StatementObserver): void;
   /**
+   * Calls `observer` when a pool starts failing fast because its database went silent (true), and
+   * when a probe got an answer again (false) — PostgreSQL only (pg-pool.ts, silence-breaker.ts).
+   */
+  observeSilence(observer: (silent: boolean, pool: string) => void): void;
+  /**
    * True when the request pool's latest statement succeeded within the last `ms` (and none failed since):
    * evidence that the database answers, without sending a probe to wait behind a busy pool.
    */
@@ -90,6 +95,17 @@ class StatementObservers {
   }
   answeredWithin(ms: number): boolean {
     return this.#lastOk > this.#lastFailed && performance.now() - this.#lastOk < ms;
+  }
+}
+
+/** Who hears of a pool going silent and answering again. */
+class SilenceObservers {
+  readonly #observers: ((silent: boolean, pool: string) => void)[] = [];
+  add(observer: (silent: boolean, pool: string) => void): void {
+    this.#observers.push(observer);
+  }
+  emit(silent: boolean, pool: string): void {
+    for (const observe of this.#observers) observe(silent, pool);
   }
 }
 
@@ -133,6 +149,7 @@ interface DriverParts {
   listen: Database['listen'];
   statements: { n: number };
   observers: StatementObservers;
+  silence: SilenceObservers;
   poolUsage: () => PoolUsage[];
   closeDriver: () => Promise<void>;
 }
@@ -159,6 +176,7 @@ function assemble(parts: DriverParts): Database {
     statementCount: () => parts.statements.n,
     poolUsage: parts.poolUsage,
     observeStatements: (observer) => parts.observers.add(observer),
+    observeSilence: (observer) => parts.silence.add(observer),
     answeredWithin: (ms) => parts.observers.answeredWithin(ms),
     close: async () => {
       await prisma?.$disconnect();
@@ -221,6 +239,7 @@ async function openPglite({
     },
     statements,
     observers,
+    silence: new SilenceObservers(),
     poolUsage: () => [],
     closeDriver: async () => {
       await db.close();
@@ -235,6 +254,7 @@ async function openPglite({
  */
 async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<Database> {
   const observers = new StatementObservers();
+  const silence = new SilenceObservers();
   const statementTimeoutMs = target.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const { pool, maintenance, close } = openPgPools({
     url: target.url,
@@ -242,6 +262,7 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
     statementTimeoutMs,
     onStatement: (seconds, which, ok) => observers.emit(seconds, which === 'requests' ? 'primary' : which, ok),
     onConnectFailed: () => observers.unreachable(),
+    onSilence: (silent) => silence.emit(silent, 'primary'),
   });
   const statements = { n: 0 };
   for (const p of [pool, maintenance]) p.on('connect', (client) => countCalls(client, 'query', statements));
@@ -283,6 +304,7 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
       poolSize: target.poolSize ?? 10,
       statementTimeoutMs,
       onStatement: (seconds, _which, ok) => observers.emit(seconds, `replica-${i + 1}`, ok),
+      onSilence: (silent) => silence.emit(silent, `replica-${i + 1}`),
     }),
   );
   const usage = (name: string, p: typeof pool): PoolUsage => ({
@@ -309,6 +331,7 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
     listen: (channel, handlers) => listenPostgres(target.url, channel, handlers),
     statements,
     observers,
+    silence,
     poolUsage: () => [
       usage('primary', pool),
       usage('maintenance', maintenance),

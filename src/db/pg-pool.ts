@@ -9,6 +9,7 @@
  * checked-out connection to come back).
  */
 import pg from 'pg';
+import { createSilenceBreaker, DatabaseSilentError, type SilenceBreaker } from './silence-breaker.ts';
 
 export interface PgPoolOptions {
   url: string;
@@ -18,6 +19,8 @@ export interface PgPoolOptions {
   onStatement?: (seconds: number, pool: 'requests' | 'maintenance', ok: boolean) => void;
   /** Called when the request pool cannot hand out a connection (refused, unreachable, or none free in time). */
   onConnectFailed?: () => void;
+  /** Called when the request pool starts failing fast (the database went silent) and when it stops. */
+  onSilence?: (silent: boolean) => void;
 }
 
 export interface PgPools {
@@ -28,12 +31,16 @@ export interface PgPools {
    * a migration may rightly run long and the lock waits for another instance's migrations.
    */
   readonly maintenance: pg.Pool;
+  /** True while the request pool fails at once because its database went silent (silence-breaker.ts). */
+  readonly silent: boolean;
   /** Ends both pools, destroying within ~3 s the connections that do not close politely. */
   close(): Promise<void>;
 }
 
 // pg's own message when `query_timeout` expires (it has no error code).
 const READ_TIMEOUT_MESSAGE = 'Query read timeout';
+// pg's message when a new connection could not be opened within `connectionTimeoutMillis`.
+const CONNECT_TIMEOUT_MESSAGE = 'Connection terminated due to connection timeout';
 // A connection that cannot be opened (or a pool slot that does not free up) within a statement's
 // time fails the same way, but never under 1 s: a TLS handshake to a remote server needs a moment.
 const MIN_CONNECT_TIMEOUT_MS = 1_000;
@@ -55,10 +62,12 @@ const GOODBYE_MS = 500;
  * released by `pool.query`, by our own `connect()` callers, or by Prisma's adapter, whose
  * transactions release their client without passing the error on.
  */
-function discardOnTimeout(client: pg.PoolClient): void {
+function discardOnTimeout(client: pg.PoolClient, onTimeout: () => void): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const discard = (err: unknown) => {
-    if (err instanceof Error && err.message === READ_TIMEOUT_MESSAGE) client.end().catch(() => {});
+    if (!(err instanceof Error && err.message === READ_TIMEOUT_MESSAGE)) return;
+    client.end().catch(() => {});
+    onTimeout();
   };
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     const last = args.length - 1;
@@ -147,27 +156,42 @@ function timeStatements(client: pg.PoolClient, observe: (seconds: number, ok: bo
   };
 }
 
-/** Calls `onFailed` whenever `pool.connect` fails, in either of its styles (pool.query uses the callback one). */
-function reportConnectFailures(pool: pg.Pool, onFailed: () => void): void {
+/**
+ * `pool.connect`, in both of its styles (pool.query uses the callback one, Prisma's adapter the
+ * promise one), behind the breaker: while it is open a request fails at once; a new connection that
+ * could not be opened in time trips it. Every failure is also told to `onFailed`.
+ */
+function guardConnect(pool: pg.Pool, breaker: SilenceBreaker, onFailed?: () => void): void {
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  const failed = (err: unknown) => {
+    onFailed?.();
+    if (err instanceof Error && err.message === CONNECT_TIMEOUT_MESSAGE) breaker.trip();
+  };
   (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args: unknown[]) => {
     const callback = args[0];
+    if (breaker.open) {
+      const err = new DatabaseSilentError();
+      onFailed?.();
+      if (typeof callback !== 'function') return Promise.reject(err);
+      process.nextTick(callback, err);
+      return undefined;
+    }
     if (typeof callback === 'function') {
       return connect((err: unknown, ...rest: unknown[]) => {
-        if (err) onFailed();
+        if (err) failed(err);
         return callback(err, ...rest);
       });
     }
     const result = connect() as Promise<unknown>;
-    result.catch(onFailed);
+    result.catch(failed);
     return result;
   };
 }
 
-/** A pool whose clients are tracked (for a bounded close) and, if `timeouts`, discarded on a timeout. */
+/** A pool whose clients are tracked (for a bounded close) and, with `onTimeout`, discarded on a statement timeout. */
 function createPool(
   config: pg.PoolConfig,
-  timeouts: boolean,
+  onTimeout: (() => void) | undefined,
   onStatement?: (seconds: number, ok: boolean) => void,
 ): TrackedPool {
   const pool = new pg.Pool(config);
@@ -180,7 +204,7 @@ function createPool(
     // error, which is what callers see. Without a listener the event would crash the process.
     client.on('error', () => {});
     if (onStatement) timeStatements(client, onStatement);
-    if (timeouts) discardOnTimeout(client);
+    if (onTimeout) discardOnTimeout(client, onTimeout);
   });
   pool.on('remove', (client) => clients.delete(client));
   return { pool, clients };
@@ -201,7 +225,9 @@ export function openPgPools({
   statementTimeoutMs,
   onStatement,
   onConnectFailed,
+  onSilence,
 }: PgPoolOptions): PgPools {
+  const breaker = createSilenceBreaker(url, onSilence);
   const common: pg.PoolConfig = {
     connectionString: url,
     // A connection the network dropped silently is found out by the kernel instead of never.
@@ -221,19 +247,25 @@ export function openPgPools({
       statement_timeout: statementTimeoutMs,
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
-    true,
+    // A statement that got no answer in time: the database may have gone silent.
+    () => breaker.trip(),
     onStatement && ((seconds, ok) => onStatement(seconds, 'requests', ok)),
   );
-  if (onConnectFailed) reportConnectFailures(requests.pool, onConnectFailed);
+  // Start-up scripts (the maintenance pool) wait as long as they must: no breaker there.
+  guardConnect(requests.pool, breaker, onConnectFailed);
   const maintenance = createPool(
     { ...common, max: 2 },
-    false,
+    undefined,
     onStatement && ((seconds, ok) => onStatement(seconds, 'maintenance', ok)),
   );
   return {
     pool: requests.pool,
     maintenance: maintenance.pool,
+    get silent() {
+      return breaker.open;
+    },
     close: async () => {
+      breaker.stop();
       await Promise.all([endPool(requests), endPool(maintenance)]);
     },
   };

@@ -6,7 +6,17 @@ import { GraphQLError } from 'graphql';
 import { AppError, internalError, serviceUnavailable } from './app-error.ts';
 
 // Connection-level failures of pg / PGlite / Prisma's driver adapters: the database is away.
-const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+// DATABASE_SILENT: the pool's breaker fails a request at once while the database does not answer
+// (db/silence-breaker.ts).
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'DATABASE_SILENT',
+]);
 // P1001/P1002 unreachable / timed out, P1008 operation timed out, P1017 connection closed, P2024 no
 // pool connection in time, P2028 a transaction that could not start or finish in its time (under a
 // database that stops answering, interactive transactions end this way).
@@ -19,7 +29,7 @@ const UNAVAILABLE_SQLSTATE = /^(08|53300$|57014$|57P0[1-3])/;
 // terminated due to connection timeout", "timeout exceeded when trying to connect"), a connection
 // that broke or was discarded, a pool that is closing (shutdown).
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Query read timeout|^timeout expired$|is not queryable|Cannot use a pool after calling end/i;
+  /Connection terminated|The database is not answering|connect ECONNREFUSED|timeout exceeded when trying to connect|Query read timeout|^timeout expired$|is not queryable|Cannot use a pool after calling end/i;
 
 /** The errors `e` wraps: `cause`, and the driver error Prisma keeps in `meta.driverAdapterError`. */
 function wrapped(e: { cause?: unknown; meta?: unknown }): unknown[] {

@@ -77,6 +77,9 @@ describe.skipIf(TEST_DB !== 'postgres')('when PostgreSQL stops answering', () =>
       // One process, and every read from the database: what is measured is the database path.
       WORKERS: '1',
       CATALOG_CACHE_MB: '0',
+      // Answers come fast while the breaker is open, so the waves below send many logins a second:
+      // what is tested is their 503, not the per-IP attempt limit.
+      LOGIN_IP_PER_MINUTE: '10000',
     };
   });
   afterAll(async () => {
@@ -140,6 +143,42 @@ describe.skipIf(TEST_DB !== 'postgres')('when PostgreSQL stops answering', () =>
       console.info(
         `silenced: ${answers.length} answers, slowest ${Math.round(Math.max(...answers.map((a) => a.ms)))} ms; ` +
           `readyz slowest ${Math.round(Math.max(...ready.map((r) => r.ms)))} ms; ready again ${Math.round(recoveredMs)} ms after restore`,
+      );
+    } finally {
+      proxy.restore();
+      expect(await service.stop()).toBe(0);
+    }
+  });
+
+  it('when it is silenced, then after the first statement times out requests answer 503 at once (a breaker) and /readyz says 503; within seconds of the restore all is well', {
+    timeout: 60_000,
+  }, async () => {
+    const service = await startService(env);
+    try {
+      expect((await call(service, '/api/v1/items')).status).toBe(200);
+      proxy.silence();
+      const first = await call(service, '/api/v1/items');
+      expect(first).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      expect(first.ms, 'the first one finds out by waiting').toBeGreaterThan(STATEMENT_TIMEOUT_MS * 0.8);
+      const after: Answer[] = [];
+      for (let i = 0; i < 10; i++) after.push(await call(service, i % 2 ? '/api/v1/items' : '/api/v1/categories'));
+      after.push(await call(service, '/admin/api/auth/login', json(ADMIN)));
+      for (const a of after) {
+        expect(a).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+        // Without the breaker each of these waited out the statement timeout again.
+        expect(a.ms).toBeLessThan(STATEMENT_TIMEOUT_MS);
+      }
+      const ready = await call(service, '/readyz');
+      expect(ready.status).toBe(503);
+      expect(ready.ms).toBeLessThan(STATEMENT_TIMEOUT_MS);
+      expect(service.output()).toMatch(/database not answering: requests fail at once/);
+      proxy.restore();
+      const recoveredMs = await until200(service, '/api/v1/items', 10_000);
+      expect((await call(service, '/readyz')).status).toBe(200);
+      expect(service.output()).toMatch(/database answering again/);
+      console.info(
+        `breaker: first 503 after ${Math.round(first.ms)} ms, then slowest ${Math.round(Math.max(...after.map((a) => a.ms)))} ms; ` +
+          `serving again ${Math.round(recoveredMs)} ms after the restore`,
       );
     } finally {
       proxy.restore();

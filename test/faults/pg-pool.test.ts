@@ -46,7 +46,11 @@ describe.skipIf(TEST_DB !== 'postgres')('PostgreSQL pools when the database stop
     pools = openPgPools({ url: url.toString(), poolSize: 3, statementTimeoutMs: TIMEOUT_MS });
     prisma = new PrismaClient({ adapter: new PrismaPg(pools.pool) });
   });
-  afterEach(() => proxy.restore());
+  afterEach(async () => {
+    proxy.restore();
+    // A test that silenced the database opened the breaker: the next starts once a probe got through.
+    await expect.poll(() => pools.silent, { timeout: 5_000 }).toBe(false);
+  });
   afterAll(async () => {
     await prisma?.$disconnect();
     await pools?.close();
@@ -80,6 +84,7 @@ describe.skipIf(TEST_DB !== 'postgres')('PostgreSQL pools when the database stop
     await new Promise((r) => setTimeout(r, 100));
     expect(pools.pool.totalCount).toBe(0);
     proxy.restore();
+    await expect.poll(() => pools.silent, { timeout: 5_000 }).toBe(false);
     expect(await prisma.category.count({ where: { name: 'never' } })).toBe(0);
   });
 
@@ -97,6 +102,23 @@ describe.skipIf(TEST_DB !== 'postgres')('PostgreSQL pools when the database stop
     expect(error?.message).toMatch(/timeout/);
     // Connection timeout: max(statement timeout, 1 s).
     expect(ms).toBeLessThan(1000 + 500);
+  });
+
+  it('when a statement got no answer, then the pool fails the next ones at once, and a probe closes it again within a second or two of the restore', async () => {
+    await pools.pool.query('SELECT 1');
+    proxy.silence();
+    expect((await timed(pools.pool.query('SELECT 1'))).error?.message).toBe('Query read timeout');
+    expect(pools.silent).toBe(true);
+    for (const statement of [pools.pool.query('SELECT 1'), prisma.category.count()]) {
+      const { ms, error } = await timed(statement);
+      expect(error?.message).toMatch(/The database is not answering/);
+      expect(ms).toBeLessThan(TIMEOUT_MS);
+    }
+    proxy.restore();
+    const restored = performance.now();
+    await expect.poll(() => pools.silent, { timeout: 5_000 }).toBe(false);
+    expect(performance.now() - restored).toBeLessThan(3_000);
+    expect((await pools.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
   it('when the pools are closed while the database is silent, then close returns within 3.5 s', async () => {
