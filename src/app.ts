@@ -4,6 +4,7 @@
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import onHeaders from 'on-headers';
 import { AppError } from './errors/app-error.ts';
 import { toAppError } from './errors/to-app-error.ts';
 import { createGraphiQL, wantsGraphiQL } from './graphql/graphiql.ts';
@@ -83,12 +84,19 @@ export function buildApp(deps: AppDeps): express.Express {
     ? createGraphiQL({ endpoint: yoga.graphqlEndpoint, title: 'Shop API — GraphiQL' })
     : undefined;
   const page: RequestHandler = (req, res, next) => {
-    if (!graphiql || !wantsGraphiQL(req.get('accept'), req.query)) return next();
+    if (!wantsGraphiQL(req.get('accept'), req.query)) return next();
+    // Yoga would answer a browser with a bare 406; every answer is problem+json (§7.1).
+    if (!graphiql) {
+      return next(
+        new AppError('NOT_ACCEPTABLE', 'GraphiQL is off on this server (GRAPHIQL); send GraphQL requests as JSON.'),
+      );
+    }
     htmlPagePolicy(req, res, () => graphiql.sendPage(res));
   };
-  // Answers that may carry a token or personal data are never stored by a cache (§7.5).
+  // Answers that may carry a token or personal data are never stored by a cache (§7.5). Set as the
+  // head goes out: Yoga's own transports set their own (`no-cache` for text/event-stream).
   const noStore: RequestHandler = (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
+    onHeaders(res, () => res.setHeader('Cache-Control', 'no-store'));
     next();
   };
   app.route(yoga.graphqlEndpoint).get(page, noStore, graphql).post(noStore, jsonBody, graphql);

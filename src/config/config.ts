@@ -3,6 +3,7 @@
  * `loadConfig` returns a frozen, typed object or throws a `ConfigError` naming every bad variable.
  */
 import { availableParallelism } from 'node:os';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -127,12 +128,14 @@ const envSchema = z.object({
   TRUST_PROXY: z
     .string()
     .min(1)
-    // `true` trusts every hop, so a client could choose its own IP with X-Forwarded-For and walk
-    // around every per-IP limit (contract §7.2).
-    .refine(
-      (v) => v !== 'true',
-      "true would let clients choose their IP; give a hop count (1) or the proxies' addresses",
-    )
+    .transform((v, ctx) => {
+      const trust = parseTrustProxy(v);
+      if ('refused' in trust) {
+        ctx.addIssue({ code: 'custom', message: trust.refused });
+        return z.NEVER;
+      }
+      return trust.value;
+    })
     .optional(),
   GRAPHIQL: bool.optional(),
   GRAPHQL_INTROSPECTION: bool.optional(),
@@ -235,7 +238,7 @@ function buildConfig(env: Env, terminal: boolean) {
     },
     /** How long start-up waits for an unreachable PostgreSQL (a container starting before its database). */
     databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT,
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxy: env.TRUST_PROXY ?? false,
     graphiql: env.GRAPHIQL ?? !production,
     introspection: env.GRAPHQL_INTROSPECTION ?? !production,
     /** The most a GraphQL operation may cost (contract §7.2: page sizes multiply). */
@@ -247,11 +250,47 @@ function buildConfig(env: Env, terminal: boolean) {
 
 export type Config = Readonly<ReturnType<typeof buildConfig>>;
 
-/** Express' `trust proxy` setting: a hop count, or a list of addresses/subnets (never `true`). */
-function parseTrustProxy(v: string | undefined): boolean | number | string {
-  if (v === undefined || v === 'false') return false;
-  if (/^\d+$/.test(v)) return Number(v);
-  return v;
+/** The longest access-token lifetime production accepts, in seconds. */
+export const MAX_PRODUCTION_TOKEN_TTL = 86_400;
+
+/** More proxies in front than any deployment has: a larger count would trust what clients forward. */
+export const MAX_PROXY_HOPS = 10;
+/** Documentation addresses (RFC 5737, RFC 3849) no proxy has: a setting that trusts them trusts everyone. */
+const NOBODY = ['198.51.100.7', '2001:db8::7'];
+
+/**
+ * Express' `trust proxy` setting from TRUST_PROXY: `false`, a hop count, or the proxies' addresses
+ * and subnets (`10.0.0.0/8, loopback`) — compiled here as Express will compile it, so a value Express
+ * would choke on stops start-up naming the variable instead of failing later. Refused: `true` in any
+ * spelling, hop counts past MAX_PROXY_HOPS, and lists that trust every address (`0.0.0.0/0`, `::/0`):
+ * each would let any client choose its own IP with `X-Forwarded-For` and walk around every per-IP
+ * limit (contract §7.2).
+ */
+function parseTrustProxy(v: string): { value: false | number | string } | { refused: string } {
+  const refuse = (refused: string) => ({ refused });
+  if (/^false$/i.test(v)) return { value: false };
+  if (/^true$/i.test(v))
+    return refuse("true would let clients choose their IP; give a hop count (1) or the proxies' addresses");
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > MAX_PROXY_HOPS) {
+      return refuse(`a hop count must be at most ${MAX_PROXY_HOPS} (the number of proxies in front of the service)`);
+    }
+    return { value: hops === 0 ? false : hops };
+  }
+  const entries = v.split(',').map((e) => e.trim());
+  const catchAll = 'trusts every address (a catch-all subnet), which would let clients choose their IP';
+  if (entries.some((e) => /\/(0|0\.0\.0\.0)$/.test(e))) return refuse(catchAll);
+  let trusts: (address: string, hop: number) => boolean;
+  try {
+    trusts = proxyaddr.compile(entries);
+  } catch {
+    return refuse(
+      'each entry must be an IP address, a subnet (10.0.0.0/8) or loopback, linklocal, uniquelocal — or give a hop count',
+    );
+  }
+  if (NOBODY.some((address) => trusts(address, 0))) return refuse(catchAll);
+  return { value: entries.join(',') };
 }
 
 /**
@@ -280,6 +319,15 @@ function crossCheck(c: ReturnType<typeof buildConfig>): string[] {
   if (c.production) {
     if (!c.jwt.customerSecrets) problems.push('CUSTOMER_JWT_SECRET: is required in production (>= 32 bytes)');
     if (!c.jwt.adminSecrets) problems.push('ADMIN_JWT_SECRET: is required in production (>= 32 bytes)');
+    // A token lives until it expires, whatever happens to the account meanwhile; a day is the most a
+    // production deployment may hand out (refresh keeps customers signed in).
+    for (const [name, ttl] of [
+      ['CUSTOMER_TOKEN_TTL', c.jwt.customerTtl],
+      ['ADMIN_TOKEN_TTL', c.jwt.adminTtl],
+    ] as const) {
+      if (ttl > MAX_PRODUCTION_TOKEN_TTL)
+        problems.push(`${name}: must be at most ${MAX_PRODUCTION_TOKEN_TTL} s (24 h) in production`);
+    }
   }
   const shared = c.jwt.customerSecrets?.filter((s) => c.jwt.adminSecrets?.includes(s)) ?? [];
   if (shared.length && c.production) {

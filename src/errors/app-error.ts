@@ -19,6 +19,8 @@ export const HTTP_STATUS = {
   ACCOUNT_DISABLED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** A browser asked for GraphiQL where it is off (GRAPHIQL=false, production). */
+  NOT_ACCEPTABLE: 406,
   /** Headers not complete within 10 s, or the whole request within 30 s (§7.4). */
   REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,

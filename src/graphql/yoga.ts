@@ -26,7 +26,7 @@ export interface YogaOptions {
   schema: GraphQLSchema;
   /** Whether `__schema` / `__type` may be queried. */
   introspection: boolean;
-  /** Hide "Did you mean …?" in validation errors (production: they spell out the schema, like introspection). */
+  /** Hide every "Did you mean …?" (production: they spell out the schema, like introspection). */
   hideFieldSuggestions: boolean;
   log: Logger;
   metrics: Metrics;
@@ -48,13 +48,46 @@ function withCode(error: GraphQLError, coded: AppError) {
   });
 }
 
+/**
+ * graphql-js' "Did you mean …?" (fields, arguments, enum values, types) spells out the schema as
+ * introspection would; where introspection is off it is hidden as graphql-armor hides field ones.
+ */
+const withoutSuggestions = (message: string) => message.replace(/ ?Did you mean .*\?$/s, ' [Suggestion hidden]');
+
 /** Documents that fail validation (unknown fields, armor limits) are the client's invalid input. */
-const validationErrorsAsContractCode: Plugin = {
+const validationErrorsAsContractCode = (hideSuggestions: boolean): Plugin => ({
   onValidate:
     () =>
     ({ result, setResult }) => {
-      if (result.length) setResult(result.map((e) => withCode(e, new AppError('VALIDATION_FAILED', e.message))));
+      if (!result.length) return;
+      setResult(
+        result.map((e) => {
+          const message = hideSuggestions ? withoutSuggestions(e.message) : e.message;
+          return withCode(e, new AppError('VALIDATION_FAILED', message));
+        }),
+      );
     },
+});
+
+/**
+ * A GET whose `variables` or `extensions` parameter is not JSON makes Yoga's parser throw a bare
+ * SyntaxError, which would be masked as INTERNAL and logged as a failure on every such request.
+ * It is the client's malformed input: 400 VALIDATION_FAILED, not logged as an error.
+ */
+const malformedParamsAsValidation: Plugin = {
+  onRequestParse({ requestParser, setRequestParser }) {
+    if (!requestParser) return;
+    setRequestParser(async (request) => {
+      try {
+        return await requestParser(request);
+      } catch (err) {
+        if (!(err instanceof SyntaxError)) throw err;
+        throw new GraphQLError('The `variables` or `extensions` parameter is not valid JSON.', {
+          extensions: { code: 'VALIDATION_FAILED', http: { status: 400 } },
+        });
+      }
+    });
+  },
 };
 
 export function createGraphQLServer(opts: YogaOptions): YogaServerInstance<ServerRequestContext, RequestContext> {
@@ -69,13 +102,17 @@ export function createGraphQLServer(opts: YogaOptions): YogaServerInstance<Serve
   return createYoga<ServerRequestContext, RequestContext>({
     schema: opts.schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
+    // The service's own CORS answers (http/cors.ts, contract §7.5): Yoga's would echo any origin
+    // and allow credentials.
+    cors: false,
     // GraphiQL is served by src/graphql/graphiql.ts (assets instead of one inline page).
     graphiql: false,
     landingPage: false,
     logging: false,
     plugins: [
       ...armor.protect().plugins,
-      validationErrorsAsContractCode,
+      validationErrorsAsContractCode(opts.hideFieldSuggestions),
+      malformedParamsAsValidation,
       // Off in production unless GRAPHQL_INTROSPECTION=true: the schema lists every admin mutation.
       useDisableIntrospection({ isDisabled: () => !opts.introspection }),
       // Counts operations of both protocols, and names the operation in the request's log line.
@@ -89,8 +126,13 @@ export function createGraphQLServer(opts: YogaOptions): YogaServerInstance<Serve
       maskError: (error) => {
         // Coded errors keep their code, graphql-js' own errors (syntax, variable coercion) become
         // VALIDATION_FAILED; anything else is logged and shown as INTERNAL.
-        const { error: coded, unexpected } = toAppError(error);
+        const { error: found, unexpected } = toAppError(error);
         if (unexpected) opts.log.error({ err: error }, 'graphql resolver failed');
+        // Variable coercion ("got invalid value … Did you mean …?") happens after validation.
+        const coded =
+          opts.hideFieldSuggestions && found.code === 'VALIDATION_FAILED' && / ?Did you mean /.test(found.message)
+            ? new AppError(found.code, withoutSuggestions(found.message))
+            : found;
         return error instanceof GraphQLError ? withCode(error, coded) : coded;
       },
     },

@@ -35,9 +35,16 @@ export function createCors(origins: readonly string[]): Cors {
     optionsSuccessStatus: 204,
   };
   const headers = corsMiddleware(base);
+  // Answers differ by Origin whenever CORS is on — also for a request with no Origin or another one
+  // (the cors package says `Vary: Origin` only when it allows): else a shared cache could hand the
+  // storefront a copy without CORS headers that it kept for another caller.
+  const vary = origins.length > 0;
   return {
     // OPTIONS requests are answered by `options` on the paths that exist; elsewhere they are 404s.
-    headers: (req, res, next) => (req.method === 'OPTIONS' ? next() : headers(req, res, next)),
+    headers: (req, res, next) => {
+      if (vary) res.vary('Origin');
+      return req.method === 'OPTIONS' ? next() : headers(req, res, next);
+    },
     options(methods) {
       const preflight = corsMiddleware({ ...base, methods: [...methods] });
       const allow = methods.join(', ');

@@ -79,6 +79,13 @@ export function createHttpServer(
   // timeout) sends its next request on it: an intermittent reset. Longer than theirs, they close first.
   server.keepAliveTimeout = opts.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
+  // CONNECT (a request to tunnel, as to a proxy) never reaches 'request'; Node would close the
+  // connection without a word. This is no proxy: a problem+json like every other answer (§7.1).
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    writeProblem(socket, 'METHOD_NOT_ALLOWED', 'CONNECT is not supported: this service is not a proxy.', {
+      Allow: SERVICE_METHODS,
+    }),
+  );
   // An `Expect` other than 100-continue: Node would answer a bare 417; RFC 9110 lets a server ignore
   // expectations it does not know, so the request is simply served.
   server.on('checkExpectation', (req, res) => server.emit('request', req, res));
@@ -141,6 +148,9 @@ function describe(err: NodeJS.ErrnoException): { code: ErrorCode; detail: string
   }
 }
 
+/** Every method some route of the service answers (the `Allow` of a CONNECT refusal). */
+const SERVICE_METHODS = 'GET, HEAD, POST, PATCH, DELETE, OPTIONS';
+
 /**
  * Node's `clientError` hook: the request never reached the app (it could not be parsed, or took too
  * long), so the answer is written here, still as problem+json with a request id (§7.1).
@@ -152,6 +162,11 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     return;
   }
   const { code, detail } = describe(err);
+  writeProblem(socket, code, detail);
+}
+
+/** Writes a problem+json answer straight onto a connection the app never saw, and closes it. */
+function writeProblem(socket: Duplex, code: ErrorCode, detail: string, headers: Record<string, string> = {}): void {
   const status = HTTP_STATUS[code];
   const requestId = randomUUID();
   const body = JSON.stringify({
@@ -167,6 +182,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
       'Content-Type: application/problem+json\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\n` +
+      Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
       'X-Content-Type-Options: nosniff\r\n' +
       'Connection: close\r\n\r\n' +
       body,

@@ -25,6 +25,7 @@ const DETAIL: Record<ErrorCode, string> = {
   ACCOUNT_DISABLED: 'The account is disabled.',
   NOT_FOUND: 'No such item.',
   METHOD_NOT_ALLOWED: 'DELETE is not allowed here; use GET or HEAD.',
+  NOT_ACCEPTABLE: 'GraphiQL is off on this server (GRAPHIQL); send GraphQL requests as JSON.',
   REQUEST_TIMEOUT: 'The request did not arrive in time.',
   IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was used with a different body.',
   PAYLOAD_TOO_LARGE: 'The body is larger than 102400 bytes.',

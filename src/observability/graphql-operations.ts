@@ -1,46 +1,72 @@
 /**
- * An envelop plugin that counts every executed GraphQL operation by name and type, and every
- * RATE_LIMITED it answers with. It sits in Yoga's pipeline, which POST /graphql and the REST routes
- * (http/rest-route.ts, through `getEnveloped`) both run, so each operation is counted here once,
- * whichever protocol carried it.
+ * An envelop plugin that counts every executed GraphQL operation, and every RATE_LIMITED it answers
+ * with. It sits in Yoga's pipeline, which POST /graphql and the REST routes (http/rest-route.ts,
+ * through `getEnveloped`) both run, so each operation is counted here once, whichever protocol carried it.
+ *
+ * Labels come from the schema, never from the client: the operation's type and each root field it
+ * runs (`items`, `createItem`, `__schema`). Operation names are the client's choice — 600 invented
+ * ones would fill any set of label slots for good — so they go to the request's log line only.
  */
-import { type DocumentNode, type GraphQLError, getOperationAST } from 'graphql';
+import { type DocumentNode, type GraphQLError, getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Metrics } from './metrics.ts';
 
-/**
- * Operation names are chosen by clients: past this many distinct ones, further names are counted as
- * `(other)`, so a client inventing names cannot grow the metrics (and the scrape) without bound.
- */
-export const MAX_OPERATION_NAMES = 200;
 const MAX_NAME_LENGTH = 64;
 
 export interface OperationMetricsOptions {
   metrics: Pick<Metrics, 'graphqlOperations' | 'rateLimited'>;
-  /** Told the operation's name (as sent, `(anonymous)` when it has none) before it executes. */
+  /** Told the operation's name (as sent, `(anonymous)` when it has none) before it executes, for the log line. */
   onOperation?: (context: unknown, name: string) => void;
 }
 
-export function useOperationMetrics(opts: OperationMetricsOptions): Plugin {
-  const known = new Set<string>();
-  const label = (name: string) => {
-    if (known.has(name)) return name;
-    if (known.size >= MAX_OPERATION_NAMES) return '(other)';
-    known.add(name);
-    return name;
+/**
+ * The schema fields an operation selects at its root (aliases resolved; fragments followed). Only
+ * validated documents execute, so every name is a field of the schema.
+ */
+function rootFields(op: OperationDefinitionNode, document: DocumentNode): string[] {
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
+  );
+  const fields = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (selections: OperationDefinitionNode['selectionSet']['selections']) => {
+    for (const s of selections) {
+      if (s.kind === Kind.FIELD) {
+        if (s.name.value !== '__typename') fields.add(s.name.value);
+      } else if (s.kind === Kind.INLINE_FRAGMENT) walk(s.selectionSet.selections);
+      else if (!seen.has(s.name.value)) {
+        seen.add(s.name.value);
+        const fragment = fragments.get(s.name.value);
+        if (fragment) walk(fragment.selectionSet.selections);
+      }
+    }
   };
+  walk(op.selectionSet.selections);
+  return [...fields].sort();
+}
+
+export function useOperationMetrics(opts: OperationMetricsOptions): Plugin {
   return {
     onExecute({ args }) {
-      const op = getOperationAST(args.document as DocumentNode, args.operationName ?? undefined);
-      const name = (op?.name?.value ?? '(anonymous)').slice(0, MAX_NAME_LENGTH);
-      const operation = label(name);
-      opts.metrics.graphqlOperations.inc({ operation, type: op?.operation ?? 'unknown' });
-      opts.onOperation?.(args.contextValue, name);
+      const document = args.document as DocumentNode;
+      const op = getOperationAST(document, args.operationName ?? undefined);
+      opts.onOperation?.(args.contextValue, (op?.name?.value ?? '(anonymous)').slice(0, MAX_NAME_LENGTH));
+      if (!op) return;
+      const fields = rootFields(op, document);
+      for (const field of fields) opts.metrics.graphqlOperations.inc({ field, type: op.operation });
       return {
         onExecuteDone({ result }) {
           if (!('errors' in result)) return;
           const errors = (result.errors ?? []) as readonly GraphQLError[];
-          if (errors.some((e) => e.extensions?.code === 'RATE_LIMITED')) opts.metrics.rateLimited.inc({ operation });
+          // Counted on the root field whose resolver refused (the error's path starts with its alias).
+          for (const error of errors) {
+            if (error.extensions?.code !== 'RATE_LIMITED') continue;
+            const alias = error.path?.[0];
+            const node = op.selectionSet.selections.find(
+              (s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === alias,
+            );
+            opts.metrics.rateLimited.inc({ field: node?.kind === Kind.FIELD ? node.name.value : '(unknown)' });
+          }
         },
       };
     },

@@ -63,14 +63,14 @@ export function createMetrics(opts: MetricsOptions) {
     }),
     graphqlOperations: new Counter({
       name: 'graphql_operations_total',
-      help: 'GraphQL operations executed (POST /graphql and the REST routes alike), by operation name and type',
-      labelNames: ['operation', 'type'] as const,
+      help: 'GraphQL operations executed (POST /graphql and the REST routes alike), by root field and operation type',
+      labelNames: ['field', 'type'] as const,
       registers,
     }),
     rateLimited: new Counter({
       name: 'shop_rate_limited_total',
-      help: 'Operations refused with RATE_LIMITED (login limits, hashing queue, WeChat quota)',
-      labelNames: ['operation'] as const,
+      help: 'Root fields refused with RATE_LIMITED (login limits, hashing queue, WeChat quota)',
+      labelNames: ['field'] as const,
       registers,
     }),
     loginFailures: new Counter({

@@ -65,7 +65,7 @@ describe('configuration (contract §6)', () => {
   it('when TRUST_PROXY=true, then start-up stops: clients could choose their own IP (contract §7.2)', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would let clients choose their IP/);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toBe('10.0.0.0/8, loopback');
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toBe('10.0.0.0/8,loopback');
   });
 
   it('when the hardening settings are unset, then the contract defaults apply, per environment', () => {
@@ -103,5 +103,38 @@ describe('configuration (contract §6)', () => {
     const file = join(dataDir, 'jwt-secrets.json');
     expect(JSON.parse(readFileSync(file, 'utf8')).customer).toBe(first.customer[0]);
     expect(statSync(file).mode & 0o077).toBe(0);
+  });
+
+  it('when TRUST_PROXY is true in any spelling, a catch-all, a name proxy-addr does not know or too many hops, then start-up stops naming it', () => {
+    for (const value of ['TRUE', 'True', 'tRuE']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY: true would let clients choose/);
+    }
+    for (const value of ['0.0.0.0/0', '::/0', '10.0.0.1, 0.0.0.0/0', '0.0.0.0/0.0.0.0', '0.0.0.0/1, 128.0.0.0/1']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY: trusts every address/);
+    }
+    for (const value of ['all', 'yes', '10.0.0.0/99', 'proxy.example.com', '1.2.3']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY: each entry must be an IP address/);
+    }
+    expect(() => loadConfig({ TRUST_PROXY: '999' })).toThrow(/TRUST_PROXY: a hop count must be at most 10/);
+    expect(loadConfig({ TRUST_PROXY: '10' }).trustProxy).toBe(10);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'FALSE' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'uniquelocal, 203.0.113.0/24' }).trustProxy).toBe('uniquelocal,203.0.113.0/24');
+  });
+
+  it('when a token lifetime over 24 h is asked for in production, then start-up stops naming it; development allows it', () => {
+    const production = {
+      NODE_ENV: 'production',
+      CUSTOMER_JWT_SECRET: 'customer-secret-for-config-tests-0123456789',
+      ADMIN_JWT_SECRET: 'admin-secret-for-config-tests-0123456789-xyz',
+    };
+    expect(() => loadConfig({ ...production, ADMIN_TOKEN_TTL: '315360000' })).toThrow(
+      /ADMIN_TOKEN_TTL: must be at most 86400 s \(24 h\) in production/,
+    );
+    expect(() => loadConfig({ ...production, CUSTOMER_TOKEN_TTL: '86401' })).toThrow(
+      /CUSTOMER_TOKEN_TTL: must be at most/,
+    );
+    expect(loadConfig({ ...production, ADMIN_TOKEN_TTL: '86400' }).jwt.adminTtl).toBe(86_400);
+    expect(loadConfig({ ADMIN_TOKEN_TTL: '315360000' }).jwt.adminTtl).toBe(315_360_000);
   });
 });

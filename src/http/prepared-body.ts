@@ -1,0 +1,89 @@
+/**
+ * Bodies served many times unchanged — cached catalogue answers (contract §7.6), GraphiQL's and
+ * Swagger UI's assets (§7.5) — sent with what HTTP caching needs and compressed once, not per request.
+ *
+ * Each representation has its own strong validator (RFC 9110 §8.8.3): the identity body's ETag is a
+ * hash of its bytes, and a compressed form's is the same tag with the coding appended (`"…-br"`), so
+ * a cache holding the gzip bytes never gets a 304 for a br request, and the other way round.
+ * `If-None-Match` is compared (weakly, as RFC 9110 §13.1.2 says) with the representation this request
+ * would get; a match is 304 with the same validators and `Vary` as the 200, HEAD gets the 200's headers.
+ */
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, deflate, gzip } from 'node:zlib';
+import type { Request, Response } from 'express';
+import { COMPRESS_OVER_BYTES } from './compression.ts';
+
+type Coding = 'br' | 'gzip' | 'deflate';
+
+/** One body, its strong ETag, and its compressed forms (each made on first demand, then kept). */
+export interface PreparedBody {
+  body: Buffer;
+  /** Strong ETag of the identity bytes, quoted. */
+  etag: string;
+  encoded: Map<string, Promise<Buffer>>;
+}
+
+const compressors: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
+  // Quality 5: most of brotli's gain at a fraction of its top setting's time.
+  br: (body) => promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+  gzip: (body) => promisify(gzip)(body, { level: 6 }),
+  deflate: (body) => promisify(deflate)(body, { level: 6 }),
+};
+
+/** A body ready to be served many times. */
+export function prepareBody(body: Buffer | string): PreparedBody {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  return { body: bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"`, encoded: new Map() };
+}
+
+/** The ETag of `prepared` as sent with `coding` (identity: its own). */
+const etagOf = (prepared: PreparedBody, coding: Coding | undefined) =>
+  coding ? `${prepared.etag.slice(0, -1)}-${coding}"` : prepared.etag;
+
+/** True when an `If-None-Match` header names `etag` (weak comparison), or is `*`. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
+/** Codings in the order this server prefers them (smallest first), as the compression middleware does. */
+const CODINGS: readonly Coding[] = ['br', 'gzip', 'deflate'];
+
+/** The coding this request gets: the first of CODINGS the client accepts, for a body worth compressing. */
+function codingFor(req: Request, prepared: PreparedBody): Coding | undefined {
+  if (prepared.body.length <= COMPRESS_OVER_BYTES) return undefined;
+  return CODINGS.find((coding) => req.acceptsEncodings(coding) === coding);
+}
+
+/**
+ * Sends `prepared` (the content type must be set): 304 when `If-None-Match` names the representation
+ * this request would get, else 200 with that representation, compressed once and kept with the body.
+ */
+export async function sendPrepared(
+  req: Request,
+  res: Response,
+  prepared: PreparedBody,
+  cacheControl: string,
+): Promise<void> {
+  const coding = codingFor(req, prepared);
+  // Added to what is there already (`Vary: Origin` from CORS).
+  res.vary('Accept-Encoding');
+  res.set({ ETag: etagOf(prepared, coding), 'Cache-Control': cacheControl });
+  if (matches(req.get('if-none-match'), etagOf(prepared, coding))) {
+    res.status(304).end();
+    return;
+  }
+  if (!coding) return void res.end(prepared.body);
+  let form = prepared.encoded.get(coding);
+  if (!form) {
+    form = compressors[coding](prepared.body);
+    prepared.encoded.set(coding, form);
+  }
+  const bytes = await form;
+  // Content-Length of the bytes sent: set here so HEAD says the same as GET.
+  res.set({ 'Content-Encoding': coding, 'Content-Length': String(bytes.length) }).end(bytes);
+}
