@@ -10,10 +10,12 @@ import { createHttpServer } from '../http/http-server.ts';
 import { restRoutes } from '../http/routes.ts';
 import { createLogger } from '../logger.ts';
 import { workerClusterMetrics } from '../observability/cluster-metrics.ts';
+import { createMetrics } from '../observability/metrics.ts';
 import { listenForMetrics } from '../observability/metrics-endpoint.ts';
 import { openRuntime } from '../runtime.ts';
 import { bindListener, requestListeners, SERVING, STOP_ACCEPTING, STOPPED_ACCEPTING } from './shared-listener.ts';
 import { listenFailure, servicePort } from './startup-error.ts';
+import { warmUp } from './warm-up.ts';
 
 /** In-flight requests get this long after SIGTERM; what is still open then is closed. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -59,6 +61,15 @@ export async function serve(config: Config, { prepare }: ServeOptions): Promise<
     : () => runtime.metrics.registry.metrics();
   const app = buildApp({ runtime, schema, routes: restRoutes, isShuttingDown: () => shuttingDown, metricsText });
   const http = createHttpServer(app, { keepAliveTimeoutMs: config.keepAliveTimeoutMs });
+  // Warmed through an app of its own, with a silent log and metrics of its own: the warm-up's
+  // requests are not the traffic the log and /metrics report (the code, the caches and Prisma are shared).
+  const rehearsal = buildApp({
+    runtime: { ...runtime, log: createLogger('silent'), metrics: createMetrics({ processMetrics: false }) },
+    schema,
+    routes: restRoutes,
+  });
+  const warm = await warmUp(rehearsal, db);
+  log.info({ warm_up_requests: warm.requests, warm_up_ms: warm.ms }, 'warmed up');
   const port = await http.listenOnHandles(handles);
   // The primary starts the other workers once the first serves (supervise.ts).
   if (cluster.isWorker) process.send?.({ type: SERVING });

@@ -21,9 +21,11 @@ import { getSystemErrorName } from 'node:util';
 /**
  * Accepting handles per worker. `npm run soak` (256 keep-alive connections on the list, waves of 300
  * new connections, two workers on two cores): with 8, a fresh `/healthz` waited up to 0.84–1.02 s
- * behind a wave; with 32, at most 0.37–0.59 s, and a wave is in after about ten turns.
+ * behind a wave; with 32, at most 0.37–0.59 s in quiet runs but 0.94–1.21 s when the first wave met
+ * workers still busy with the list's first seconds; with 128 (and the warm-up of warm-up.ts), 0.54
+ * and 0.76 s in those same conditions. A handle costs one descriptor and one failed accept per wake-up.
  */
-const ACCEPTORS_PER_WORKER = 32;
+const ACCEPTORS_PER_WORKER = 128;
 
 const ASK = 'shop:listener?';
 /** A worker's message once it serves the socket. */
