@@ -14,6 +14,7 @@ import { compressLargeAnswers } from './http/compression.ts';
 import { createCors } from './http/cors.ts';
 import { docsRoutes } from './http/docs.ts';
 import { faviconRoutes } from './http/favicon.ts';
+import { frontPageRoutes } from './http/front-page.ts';
 import { healthRoutes } from './http/health.ts';
 import { jsonBody } from './http/json-body.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
@@ -64,6 +65,29 @@ export function buildApp(deps: AppDeps): express.Express {
   finishPath('/readyz', ['GET']);
   app.use(faviconRoutes());
   finishPath('/favicon.ico', ['GET']);
+  app.use(
+    frontPageRoutes({
+      graphiql: config.graphiql,
+      metrics: config.metrics.onMainPort,
+      pagePolicy: htmlPagePolicy,
+      // How the demo accounts stand, for a developer's first look (never said in production).
+      demoStatus: config.production
+        ? undefined
+        : async () => {
+            const [row] = await db.sql.query<{ admins: number; items: number; bootstrap: boolean }>(
+              `SELECT (SELECT count(*) FROM admins)::int AS admins, (SELECT count(*) FROM items)::int AS items,
+                      EXISTS (SELECT 1 FROM admins WHERE username = $1) AS bootstrap`,
+              [config.bootstrapAdmin.username],
+            );
+            return {
+              admins: row?.admins ?? 0,
+              items: row?.items ?? 0,
+              ...(row?.bootstrap ? { bootstrapAdmin: config.bootstrapAdmin.username } : {}),
+            };
+          },
+    }),
+  );
+  finishPath('/', ['GET']);
   if (config.metrics.onMainPort) {
     app.get('/metrics', metricsRoute(deps.metricsText ?? (() => deps.runtime.metrics.registry.metrics())));
     finishPath('/metrics', ['GET']);

@@ -73,6 +73,29 @@ afterAll(async () => {
 });
 
 describe('in a browser', { timeout: 60_000 }, () => {
+  it('when the front page is opened, then it links every tool, each one click away, and says how the demo admin stands', async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    const watch = watchPage(page);
+    await page.goto(`${app.url}/`);
+    expect(await page.title()).toBe('Shop API');
+    const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(['/docs', '/graphql', '/openapi.json', '/healthz', '/readyz', '/metrics']);
+    expect(await page.locator('body').textContent()).toContain(`Bootstrap admin ${DEMO_ADMIN.username} exists`);
+    await screenshot(page, 'front-page');
+    watch.expectClean();
+    // One click each; the pages behind them are the other tests' (a page left while it still loads,
+    // as GraphiQL's lazy workers do, aborts requests that are no fault of the link).
+    for (const href of hrefs) {
+      await page.goto(`${app.url}/`);
+      const [navigation] = await Promise.all([
+        page.waitForResponse((r) => r.url() === `${app.url}${href}` && r.request().isNavigationRequest()),
+        page.locator(`a[href="${href}"]`).click(),
+      ]);
+      expect(navigation.status(), href).toBe(200);
+    }
+    await page.close();
+  });
+
   it('when /docs is opened, then every route is listed and "Try it out" on GET /api/v1/items shows a 200', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const watch = watchPage(page);
