@@ -12,6 +12,12 @@ const noStore = () => ({ 'Cache-Control': 'no-store' });
  */
 export const DEMO_ADMIN = { username: 'admin', password: 'demo-admin-password' } as const;
 export const DEMO_CUSTOMER = { username: 'demo@example.com', password: 'demo-password' } as const;
+/** The sign-up example: a placeholder address, not the tour's customer (who exists once the tour ran). */
+export const NEW_CUSTOMER = {
+  username: 'change-me@example.com',
+  password: 'change-me-password',
+  nickname: 'New customer',
+} as const;
 
 const CUSTOMER_FIELDS = /* GraphQL */ `
   access_token: accessToken token_type: tokenType expires_in: expiresIn
@@ -33,8 +39,10 @@ export const authRoutes: RestRoute[] = [
     headers: noStore,
     errors: ['RATE_LIMITED'],
     example: {
-      body: { ...DEMO_CUSTOMER, nickname: 'Demo' },
-      description: 'Registered and logged in (the demo customer of the README quick tour).',
+      body: NEW_CUSTOMER,
+      description:
+        'Registered and logged in. The username is a placeholder: change it before each "Try it out" — an address ' +
+        'that is taken (by an earlier run) is 400 VALIDATION_FAILED on `username`.',
     },
   },
   {
@@ -82,6 +90,7 @@ export const authRoutes: RestRoute[] = [
       body: { code: '0a3Xk1Ga1zBQeK0Lpb0Ga3HjGS2Xk1GB' },
       description: 'Logged in; the customer is created on first use.',
     },
+    needsConfiguration: ['WX_APPID', 'WX_SECRET'],
     errors: ['WX_CODE_INVALID', 'ACCOUNT_DISABLED', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE', 'WX_LOGIN_NOT_CONFIGURED'],
   },
   {

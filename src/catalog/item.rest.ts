@@ -74,19 +74,22 @@ export const itemRoutes: RestRoute[] = [
     status: 201,
     headers: (item) => ({ Location: `/api/v1/items/${item.id}` }),
     errors: ['IDEMPOTENCY_CONFLICT'],
-    requestHeaders: [IDEMPOTENCY_KEY_HEADER],
+    // The example carries a key, so "Try it out" twice answers with the same item instead of a copy.
+    requestHeaders: [{ ...IDEMPOTENCY_KEY_HEADER, example: 'docs-example-summit-boot' }],
     successHeaders: { Location: { description: 'The new item: `/api/v1/items/{id}`.', schema: { type: 'string' } } },
     example: {
       // Category 3 is "Boots" in the demo catalogue.
       body: {
-        name: 'Trail boot',
+        name: 'Summit hiking boot',
         category_id: 3,
         price: '129.00',
         stock: 40,
-        skus: [{ sku_code: 'BOOT-42', specs: { size: '42' }, stock: 10 }],
+        skus: [{ sku_code: 'SUMMIT-42', specs: { size: '42' }, stock: 10 }],
         images: ['https://cdn.example.com/boot.jpg'],
       },
-      description: 'The created item (or, for a replayed Idempotency-Key, the item the first request created).',
+      description:
+        'The created item. Sent again with the same Idempotency-Key (as this example is), it answers with the item ' +
+        'the first request created instead of making another; change the key (or leave it out) for a new item.',
     },
   },
 ];

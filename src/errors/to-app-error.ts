@@ -62,6 +62,8 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
   if (e instanceof GraphQLError && e.constructor === GraphQLError) {
     return { error: new AppError('VALIDATION_FAILED', (err as GraphQLError).message), unexpected: false };
   }
-  if (isDatabaseUnavailable(e)) return { error: serviceUnavailable(), unexpected: true };
+  // Expected while the database is away: the access log's line per request says so (at warn), and
+  // the pool says when it starts and stops failing fast; a stack per request would flood the log.
+  if (isDatabaseUnavailable(e)) return { error: serviceUnavailable(), unexpected: false };
   return { error: internalError(), unexpected: true };
 }

@@ -63,8 +63,8 @@ mutation AdminLogin {
 
 mutation CreateItem {
   createItem(input: {
-    name: "Trail boot", categoryId: 3, price: "129.00", stock: 40
-    skus: [{ skuCode: "BOOT-42", specs: { size: "42" }, stock: 10 }]
+    name: "Summit hiking boot", categoryId: 3, price: "129.00", stock: 40
+    skus: [{ skuCode: "SUMMIT-42", specs: { size: "42" }, stock: 10 }]
     images: [{ url: "https://cdn.example.com/boot.jpg" }]
   }) {
     id name price category { name }

@@ -85,7 +85,10 @@ export function accessLog(metrics: Pick<Metrics, 'httpRequests' | 'httpDuration'
         principal: principalOf(res),
         graphql_operation: facts.operation,
       };
-      if (res.statusCode >= 500) res.locals.log.error(line, 'request failed');
+      // Error level is for what needs fixing here (a 500); a 503 is an expected state the service
+      // answers as designed — a database or WeChat away, mini-program login not configured.
+      if (res.statusCode === 500) res.locals.log.error(line, 'request failed');
+      else if (res.statusCode >= 500) res.locals.log.warn(line, 'request not served');
       else res.locals.log.info(line, 'request');
     });
     next();

@@ -95,10 +95,17 @@ function queryParameterSchema(json: JsonSchema): JsonSchema {
   return chosen ? queryParameterSchema({ ...rest, ...chosen }) : json;
 }
 
+/**
+ * A GraphQL description worded for a REST page: the names it quotes (`maxPrice`) in their REST
+ * spelling (`max_price`), so a REST reader never meets a parameter name the route does not take.
+ */
+export const restWording = (text: string) =>
+  text.replace(/`([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)`/g, (_m, name: string) => `\`${snakeCase(name)}\``);
+
 /** What a query parameter is for: its GraphQL argument's description, else its bounds in words. */
 function describeParameter(route: CompiledRoute, name: string, schema: JsonSchema): string {
   const described = route.field.args.find((a) => snakeCase(a.name) === name)?.description;
-  if (described) return described;
+  if (described) return restWording(described);
   if (schema.type === 'integer') return `An integer from ${schema.minimum ?? '…'} to ${schema.maximum ?? '…'}.`;
   if (schema.type === 'string' && schema.maxLength !== undefined) return `At most ${schema.maxLength} characters.`;
   return `Optional ${String(schema.type ?? 'value')}.`;

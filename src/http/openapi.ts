@@ -35,8 +35,17 @@ function operationOf(route: CompiledRoute, schema: GraphQLSchema, namer: SchemaN
       ? {}
       : { content: { 'application/json': { schema: (body.anyOf as JsonSchema[] | undefined)?.[0] ?? body } } }),
   };
+  const needs = route.needsConfiguration;
   return {
     summary: route.summary,
+    ...(needs
+      ? {
+          description:
+            `Needs ${needs.join(' and ')} set on the server: without them this answers 503 ` +
+            '(see its example), also when "Try it out" sends the example below.',
+          'x-needs-configuration': needs,
+        }
+      : {}),
     tags: [route.tag],
     operationId: route.operationName,
     ...(route.realm ? { security: [{ [`${route.realm}Token`]: [] }] } : {}),
@@ -62,8 +71,9 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: CompiledRout
       description:
         'REST adapters of the shop service. Every route runs the same GraphQL resolver as POST /graphql. ' +
         'Errors are RFC 9457 problem+json with a `code` (see the Problem schema); every response carries X-Request-Id. ' +
-        'The request examples work as they stand on a development server with the demo catalogue ' +
-        "(the admin and customer of the README's quick tour).",
+        "The request examples work as they stand on a development server after the README's quick tour " +
+        "(its admin and customer); the sign-up example's username is a placeholder to change before each run, " +
+        'and a route that needs server settings says so.',
     },
     paths: resolve(paths),
     components: {

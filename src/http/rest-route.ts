@@ -34,6 +34,7 @@ import {
 import { toAppError } from '../errors/to-app-error.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors, snakeCase } from '../validation/field-errors.ts';
+import { noteOperation } from './access-log.ts';
 import { catalogAnswer, sendCatalogAnswer } from './catalog-answer.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';
@@ -79,6 +80,11 @@ export interface RestRoute {
   example?: RestExample;
   /** Optional request headers the route reads (documentation), e.g. `Idempotency-Key`. */
   requestHeaders?: HeaderDoc[];
+  /**
+   * Server settings the route needs to succeed (documentation): without them it answers its
+   * `*_NOT_CONFIGURED` problem, and /docs says so on the route and its example.
+   */
+  needsConfiguration?: string[];
   /** Response headers of the success answer (documentation), e.g. `Location`. */
   successHeaders?: Record<string, { description: string; schema: object }>;
 }
@@ -97,6 +103,8 @@ export interface HeaderDoc {
   name: string;
   description: string;
   schema: object;
+  /** What "Try it out" sends (OpenAPI `example`). */
+  example?: string;
 }
 
 export interface CompiledRoute extends RestRoute {
@@ -233,6 +241,8 @@ export async function runRoute(
 ): Promise<void> {
   // A catalogue answer the cache will keep is read from the primary (request-context.ts says why).
   res.locals.fillsCache = route.catalog === true && cache.enabled;
+  // Named in the log line also when the request is refused before the operation runs (validation).
+  noteOperation(res, route.operationName);
   const { contextFactory, execute, schema } = yoga.getEnveloped({ req, res });
   const ctx = (await contextFactory()) as unknown as RequestContext;
   try {

@@ -78,7 +78,7 @@ describe('in a browser', { timeout: 60_000 }, () => {
     const watch = watchPage(page);
     await page.goto(`${app.url}/`);
     expect(await page.title()).toBe('Shop API');
-    const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
     expect(hrefs).toEqual(['/docs', '/graphql', '/openapi.json', '/healthz', '/readyz', '/metrics']);
     expect(await page.locator('body').textContent()).toContain(`Bootstrap admin ${DEMO_ADMIN.username} exists`);
     await screenshot(page, 'front-page');

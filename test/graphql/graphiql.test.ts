@@ -58,7 +58,7 @@ describe('GraphiQL', () => {
     const adminToken = login.body.data.adminLogin.accessToken;
     const created = await runExample('CreateItem', adminToken);
     expect(created.body.errors).toBeUndefined();
-    expect(created.body.data.createItem).toMatchObject({ name: 'Trail boot', category: { name: 'Boots' } });
+    expect(created.body.data.createItem).toMatchObject({ name: 'Summit hiking boot', category: { name: 'Boots' } });
 
     const customer = await runExample('CustomerLogin');
     expect(customer.body.errors).toBeUndefined();

@@ -65,22 +65,28 @@ export function successStatusOf(operation: any): number {
   return Number(statuses[0]);
 }
 
-/** The request an operation's examples describe: the path with its example ids, query and body. */
-export function exampleRequestOf(op: DocumentedOperation): { path: string; body?: unknown } {
+/** The request an operation's examples describe: the path with its example ids, query, headers and body. */
+export function exampleRequestOf(op: DocumentedOperation): {
+  path: string;
+  body?: unknown;
+  headers: Record<string, string>;
+} {
   const params = (op.operation.parameters ?? []) as Array<{ name: string; in: string; example?: unknown }>;
   let path = op.template;
   const query = new URLSearchParams();
+  const headers: Record<string, string> = {};
   for (const p of params) {
     if (p.in === 'path') {
       expect(p.example, `${op.method} ${op.template}: path parameter ${p.name} has an example`).toBeDefined();
       path = path.replace(`{${p.name}}`, encodeURIComponent(String(p.example)));
     }
     if (p.in === 'query' && p.example !== undefined) query.set(p.name, String(p.example));
+    if (p.in === 'header' && p.example !== undefined) headers[p.name] = String(p.example);
   }
   const content = op.operation.requestBody?.content?.['application/json'];
   if (op.operation.requestBody?.required) {
     expect(content?.example, `${op.method} ${op.template}: the request body has an example`).toBeDefined();
   }
   const search = query.toString();
-  return { path: search ? `${path}?${search}` : path, body: content?.example };
+  return { path: search ? `${path}?${search}` : path, body: content?.example, headers };
 }

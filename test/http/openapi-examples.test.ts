@@ -19,8 +19,11 @@ import {
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let app: TestApp;
+let configured: TestApp;
 let weChat: Server;
 let doc: any;
+
+const TOUR_ENV = { SEED_DEMO: 'true', ADMIN_USERNAME: DEMO_ADMIN.username, ADMIN_PASSWORD: DEMO_ADMIN.password };
 
 beforeAll(async () => {
   // WeChat itself issues a mini-program's codes; this stand-in accepts any and names its user.
@@ -31,10 +34,10 @@ beforeAll(async () => {
   });
   weChat.listen(0, '127.0.0.1');
   await once(weChat, 'listening');
-  app = await startTestApp({
-    SEED_DEMO: 'true',
-    ADMIN_USERNAME: DEMO_ADMIN.username,
-    ADMIN_PASSWORD: DEMO_ADMIN.password,
+  // A development server as a newcomer has it: no WeChat app configured.
+  app = await startTestApp({ NODE_ENV: 'development', ...TOUR_ENV });
+  configured = await startTestApp({
+    ...TOUR_ENV,
     WX_APPID: 'wx-demo-appid',
     WX_SECRET: 'wx-demo-secret',
     WX_API_BASE: `http://127.0.0.1:${(weChat.address() as AddressInfo).port}`,
@@ -43,6 +46,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.close();
+  await configured?.close();
   weChat?.close();
 });
 
@@ -54,40 +58,79 @@ const operation = (method: string, template: string): DocumentedOperation => {
 };
 
 /** Sends an operation's example as documented, with `token` when the operation needs one. */
-async function sendExample(op: DocumentedOperation, token?: string, headers: Record<string, string> = {}) {
-  const { path, body } = exampleRequestOf(op);
-  return app.request(path, { method: op.method, body, token, headers });
+async function sendExample(op: DocumentedOperation, token?: string, headers: Record<string, string> = {}, to = app) {
+  const example = exampleRequestOf(op);
+  return to.request(example.path, {
+    method: op.method,
+    body: example.body,
+    token,
+    headers: { ...example.headers, ...headers },
+  });
 }
 
 /** A token from the documented login example of `template` (the tour's accounts). */
-async function tokenFrom(template: string): Promise<string> {
-  const res = await sendExample(operation('POST', template));
+async function tokenFrom(template: string, to = app): Promise<string> {
+  const res = await sendExample(operation('POST', template), undefined, {}, to);
   expect(res.status, `${template}: ${res.text}`).toBe(200);
   return res.body.access_token;
 }
 
+/** What the README quick tour leaves behind: its customer registered, its item created. */
+async function runTheTour(to: TestApp): Promise<void> {
+  expect((await to.request('/api/v1/auth/register', { body: { ...DEMO_CUSTOMER, nickname: 'Demo' } })).status).toBe(
+    201,
+  );
+  const admin = await tokenFrom('/admin/api/auth/login', to);
+  const op = operation('POST', '/admin/api/items');
+  expect(
+    (
+      await to.request('/admin/api/items', {
+        body: exampleRequestOf(op).body,
+        token: admin,
+        headers: { 'idempotency-key': 'tour-boot-1' },
+      })
+    ).status,
+  ).toBe(201);
+}
+
 describe('the request examples of /openapi.json', () => {
-  it('when every documented example is sent as it stands, then it gets the documented success status', async () => {
+  it('when every documented example is sent as it stands after the README tour, then each succeeds — those that need configuration answer their documented 503', async () => {
+    await runTheTour(app);
     const adminToken = await tokenFrom('/admin/api/auth/login');
-    // The register example creates the tour's customer, whom the login example then logs in.
-    const register = operation('POST', '/api/v1/auth/register');
-    const registered = await sendExample(register);
-    expect(registered.status, registered.text).toBe(201);
-    expect(registered.body.user.username).toBe(DEMO_CUSTOMER.username);
     // A fresh customer session for each operation: one of them may end its session (logout).
     const tokens: Record<string, () => Promise<string>> = {
       adminToken: async () => adminToken,
       customerToken: () => tokenFrom('/api/v1/auth/login'),
     };
-
     const operations = operationsOf(doc);
     expect(operations.length).toBeGreaterThanOrEqual(8);
-    for (const op of operations.filter((o) => o.template !== register.template)) {
+    for (const op of operations) {
       const scheme = Object.keys(op.operation.security?.[0] ?? {})[0];
       const res = await sendExample(op, scheme ? await tokens[scheme]?.() : undefined);
       const where = `${op.method} ${op.template}`;
-      expect(res.status, `${where}: ${res.text}`).toBe(successStatusOf(op.operation));
+      if (op.operation['x-needs-configuration']) {
+        expect(op.operation.description, where).toMatch(/^Needs [A-Z_]+ and [A-Z_]+ set on the server/);
+        expect(res.status, `${where}: ${res.text}`).toBe(503);
+        expect(Object.keys(op.operation.responses['503'].content['application/problem+json'].examples)).toContain(
+          res.body.code,
+        );
+      } else {
+        expect(res.status, `${where}: ${res.text}`).toBe(successStatusOf(op.operation));
+      }
       await expectDocumentedResponse(app, op.method, op.template, res);
+    }
+    // The create example carries an Idempotency-Key: sent again, it answers with the same item.
+    const create = operation('POST', '/admin/api/items');
+    const [first, again] = [await sendExample(create, adminToken), await sendExample(create, adminToken)];
+    expect(again.body.id).toBe(first.body.id);
+  });
+
+  it('when WX_APPID and WX_SECRET are set, then the examples that need them succeed too', async () => {
+    const needing = operationsOf(doc).filter((o) => o.operation['x-needs-configuration']);
+    expect(needing.map((o) => o.template)).toEqual(['/api/v1/auth/wx-login']);
+    for (const op of needing) {
+      const res = await sendExample(op, undefined, {}, configured);
+      expect(res.status, res.text).toBe(successStatusOf(op.operation));
     }
   });
 
@@ -112,5 +155,28 @@ describe('the request examples of /openapi.json', () => {
     expect(res.status).toBe(200);
     expect(res.body.limit).toBe(5);
     expect(res.body.items).toHaveLength(5);
+  });
+
+  it('when a REST page describes its parameters, then it names them as REST does: no camelCase spelling of a REST name', () => {
+    const restNames = new Set<string>();
+    const texts: string[] = [];
+    const walk = (node: unknown, key?: string) => {
+      if (Array.isArray(node)) return node.forEach((n) => walk(n));
+      if (!node || typeof node !== 'object') {
+        if (typeof node === 'string' && (key === 'description' || key === 'summary')) texts.push(node);
+        return;
+      }
+      const o = node as Record<string, unknown>;
+      if (typeof o.name === 'string' && typeof o.in === 'string') restNames.add(o.name);
+      if (o.properties && typeof o.properties === 'object') for (const k of Object.keys(o.properties)) restNames.add(k);
+      for (const [k, v] of Object.entries(o)) walk(v, k);
+    };
+    walk(doc);
+    const camel = [...restNames]
+      .filter((n) => n.includes('_'))
+      .map((n) => n.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()));
+    expect(camel).toContain('maxPrice');
+    const offending = texts.filter((t) => camel.some((c) => new RegExp(`\\b${c}\\b`).test(t)));
+    expect(offending).toEqual([]);
   });
 });

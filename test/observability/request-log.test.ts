@@ -84,7 +84,7 @@ const requestLines = (output: string) =>
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .filter((l) => l.msg === 'request' || l.msg === 'request failed');
+    .filter((l) => l.msg === 'request' || l.msg === 'request failed' || l.msg === 'request not served');
 
 describe('request log', () => {
   it('when a full run of logins, refreshes and writes is logged, then every request has its line and no secret appears', {
@@ -234,5 +234,35 @@ describe('request log', () => {
     } finally {
       expect(await service.stop()).toBe(0);
     }
+  });
+
+  it('when answers are expected states — a refused input, an unconfigured mini-program login, a missing page — then their lines are info or warn, never error, and name the route and the operation', {
+    timeout: 90_000,
+  }, async () => {
+    // No WeChat app configured here: wx-login answers 503 WX_LOGIN_NOT_CONFIGURED, as designed.
+    const { WX_APPID: _appId, WX_SECRET: _secret, WX_API_BASE: _base, ...unconfigured } = env;
+    const service = await startService(unconfigured);
+    const api = client(service);
+    try {
+      const refused = await api.send('/api/v1/items?limit=500');
+      expect(refused.status).toBe(400);
+      const wx = await api.send('/api/v1/auth/wx-login', { body: { code: 'any-code' } });
+      expect(wx).toMatchObject({ status: 503, body: { code: 'WX_LOGIN_NOT_CONFIGURED' } });
+      expect((await fetch(`${service.url}/docs/assets/swagger-ui.css`)).status).toBe(200);
+      expect((await api.send('/no/such/page')).status).toBe(404);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+    const lines = requestLines(service.output());
+    const line = (path: string) => lines.find((l) => l.path === path) as Record<string, unknown>;
+    expect(line('/api/v1/items')).toMatchObject({ level: 30, status: 400, graphql_operation: 'RestItems' });
+    expect(line('/api/v1/auth/wx-login')).toMatchObject({ level: 40, status: 503, graphql_operation: 'RestWxLogin' });
+    expect(line('/docs/assets/swagger-ui.css')).toMatchObject({ level: 30, route: '/docs/assets/:file' });
+    expect(line('/no/such/page')).toMatchObject({ level: 30, route: '(unmatched)' });
+    const errors = service
+      .output()
+      .split('\n')
+      .filter((l) => /"level":(50|60)/.test(l));
+    expect(errors).toEqual([]);
   });
 });
