@@ -161,7 +161,10 @@ describe('the request examples of /openapi.json', () => {
     const restNames = new Set<string>();
     const texts: string[] = [];
     const walk = (node: unknown, key?: string) => {
-      if (Array.isArray(node)) return node.forEach((n) => walk(n));
+      if (Array.isArray(node)) {
+        for (const n of node) walk(n);
+        return;
+      }
       if (!node || typeof node !== 'object') {
         if (typeof node === 'string' && (key === 'description' || key === 'summary')) texts.push(node);
         return;
