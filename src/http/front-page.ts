@@ -47,7 +47,7 @@ const README_SECTIONS = [
   'How a request flows',
 ];
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function linksOf(opts: FrontPageOptions): Link[] {
@@ -71,9 +71,9 @@ function page(links: Link[], demo: DemoStatus | undefined): string {
   <ul>
     <li>${
       demo.bootstrapAdmin
-        ? `Bootstrap admin <code>${escape(demo.bootstrapAdmin)}</code> exists — its password was printed once at the first start.`
+        ? `Bootstrap admin <code>${escapeHtml(demo.bootstrapAdmin)}</code> exists — its password was printed once at the first start.`
         : `${demo.admins} admin account(s); the bootstrap admin is not among them.`
-    } Lost it? Stop the service and run <code>npm run cli -- reset-password admin ${demo.bootstrapAdmin ? escape(demo.bootstrapAdmin) : '&lt;username&gt;'}</code>.</li>
+    } Lost it? Stop the service and run <code>npm run cli -- reset-password admin ${demo.bootstrapAdmin ? escapeHtml(demo.bootstrapAdmin) : '&lt;username&gt;'}</code>.</li>
     <li>${demo.items} item(s) in the catalogue. Customers sign up at <code>POST /api/v1/auth/register</code>.</li>
   </ul>`
     : '';
@@ -96,7 +96,7 @@ function page(links: Link[], demo: DemoStatus | undefined): string {
   WeChat mini-program logins) and administrators, over REST for storefronts and GraphQL for admin tools.</p>
   <h2>Tools</h2>
   <ul>
-${links.map((l) => `    <li><a href="${l.href}">${l.href}</a> — ${escape(l.title)}</li>`).join('\n')}
+${links.map((l) => `    <li><a href="${l.href}">${l.href}</a> — ${escapeHtml(l.title)}</li>`).join('\n')}
   </ul>
   ${demoHtml}
   <h2>Read more</h2>
