@@ -23,6 +23,17 @@ export interface RequestContext {
    * can never be cached.
    */
   readonly catalogReads: SqlReader;
+  /**
+   * A REST route's root field whose scopes were checked and arguments validated before execution
+   * (graphql/field-guards.ts): the execution takes these instead of doing both again.
+   */
+  guarded?: GuardedArgs;
+}
+
+/** A root field's arguments, checked and parsed by the REST runner. */
+export interface GuardedArgs {
+  field: string;
+  args: unknown;
 }
 
 /** What the HTTP layer knows of a request before any audience is resolved. */

@@ -5,40 +5,30 @@
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
-import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
-import { SCOPES } from '../auth/scopes.ts';
 import { AppError, validationFailed } from '../errors/app-error.ts';
 import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
 import type { RequestContext } from '../request-context.ts';
 import { fieldErrorsOf } from '../validation/field-errors.ts';
 import type { MoneyOutput } from '../validation/money.ts';
-import AuthBeforeArgsPlugin from './auth-before-args.ts';
+import FieldGuardsPlugin from './field-guards.ts';
 
 export const builder = new SchemaBuilder<{
   Context: RequestContext;
   PrismaTypes: PrismaTypes;
   // Fields are non-null unless they say otherwise, as in contract §5.
   DefaultFieldNullability: false;
-  // A field declares the audience it serves (src/auth/scopes.ts); the scope resolves (and caches) that
-  // principal or throws the coded 401/403 of contract §2, so no resolver inspects tokens itself.
-  AuthScopes: { customer: boolean; customerRefresh: boolean; admin: boolean };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSONObject: { Input: Record<string, unknown>; Output: unknown };
     Money: { Input: number | string; Output: MoneyOutput };
   };
 }>({
-  // Order matters: the scope is checked before arguments are validated (auth-before-args.ts).
-  plugins: [AuthBeforeArgsPlugin, ScopeAuthPlugin, ValidationPlugin, ComplexityPlugin, PrismaPlugin],
-  scopeAuth: {
-    authScopes: (ctx) => ({
-      customer: async () => Boolean(await SCOPES.customer(ctx)),
-      customerRefresh: async () => Boolean(await SCOPES.customerRefresh(ctx)),
-      admin: async () => Boolean(await SCOPES.admin(ctx)),
-    }),
-  },
+  // A field declares the audience it serves (`authScopes`, src/auth/scopes.ts): field-guards.ts
+  // resolves (and caches) that principal before the arguments are validated — which is why it comes
+  // first — or throws the coded 401/403 of contract §2, so no resolver inspects tokens itself.
+  plugins: [FieldGuardsPlugin, ValidationPlugin, ComplexityPlugin, PrismaPlugin],
   // Each input declares its rules once (a zod schema on its input type or arguments); resolvers and
   // services receive the parsed values. Every problem is reported, each with its field.
   validation: {

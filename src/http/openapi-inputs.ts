@@ -4,6 +4,7 @@
  */
 import { type GraphQLInputType, getNamedType, isInputObjectType } from 'graphql';
 import { z } from 'zod';
+import { argsSchemaOf, inputSchemaOf } from '../graphql/field-guards.ts';
 import { snakeCase } from '../validation/field-errors.ts';
 import { BODY_LIMIT_BYTES } from './json-body.ts';
 import type { CompiledRoute } from './rest-route.ts';
@@ -61,8 +62,6 @@ function restInputSchema(schema: z.ZodType): JsonSchema {
   return rename(json) as JsonSchema;
 }
 
-type ValidationExtensions = { '@pothos/plugin-validation'?: { schemas?: z.ZodType[]; parentSchemas?: z.ZodType[] } };
-
 /**
  * The zod schema a route's input is validated with, where the GraphQL schema keeps it: on the input
  * type the body becomes, or (for `t.validate` on all of a field's arguments) on the first argument.
@@ -70,11 +69,9 @@ type ValidationExtensions = { '@pothos/plugin-validation'?: { schemas?: z.ZodTyp
 export function validationSchemaOf(route: CompiledRoute): z.ZodType | undefined {
   if (!route.input) return undefined;
   if (route.input.from === 'body' && route.input.variable) {
-    const type = getNamedType(route.variableTypes.get(route.input.variable)!);
-    return (type.extensions as ValidationExtensions)['@pothos/plugin-validation']?.schemas?.[0];
+    return inputSchemaOf(route.variableTypes.get(route.input.variable)!);
   }
-  return (route.field.args[0]?.extensions as ValidationExtensions | undefined)?.['@pothos/plugin-validation']
-    ?.parentSchemas?.[0];
+  return argsSchemaOf(route.field);
 }
 
 /**

@@ -21,7 +21,7 @@ import {
   valueFromASTUntyped,
 } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { declaredScopes, REALM_OF, requireScopes, type Scope } from '../auth/scopes.ts';
+import { REALM_OF, type Scope } from '../auth/scopes.ts';
 import type { CatalogCache } from '../catalog/catalog-cache.ts';
 import {
   AppError,
@@ -32,6 +32,7 @@ import {
   validationFailed,
 } from '../errors/app-error.ts';
 import { toAppError } from '../errors/to-app-error.ts';
+import { requireFieldScopes, scopesOf, validateFieldArgs } from '../graphql/field-guards.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors, snakeCase } from '../validation/field-errors.ts';
 import { noteOperation } from './access-log.ts';
@@ -145,9 +146,7 @@ export function compileRoutes(yoga: Yoga, routes: RestRoute[]): CompiledRoute[] 
     if (route.input?.from === 'body' && route.input.variable && !variableTypes.has(route.input.variable)) {
       throw new Error(`${where}: no variable $${route.input.variable}`);
     }
-    const scopes = declaredScopes(
-      (field.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions?.authScopes,
-    );
+    const scopes = scopesOf(field);
     const realm = scopes[0] && REALM_OF[scopes[0]];
     return { ...route, compiled, operationName: op.name.value, field, fieldNode, scopes, realm, variableTypes };
   });
@@ -214,7 +213,7 @@ function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown
  * values before GraphQL coerces them: coercion would stop at the first missing or mistyped field
  * and word it its own way, where the contract lists every problem with the field's REST name.
  */
-async function validateArguments(
+function validateArguments(
   route: CompiledRoute,
   ctx: RequestContext,
   variables: Record<string, unknown>,
@@ -224,11 +223,7 @@ async function validateArguments(
     args[arg.name.value] =
       arg.value.kind === Kind.VARIABLE ? variables[arg.value.name.value] : valueFromASTUntyped(arg.value);
   }
-  type Mapper = (args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
-  const mappers = (route.field.extensions as { pothosArgMappers?: Mapper[] }).pothosArgMappers ?? [];
-  let mapped: unknown = args;
-  for (const map of mappers) mapped = await map(mapped as Record<string, unknown>, ctx, {});
-  return mapped;
+  return validateFieldArgs(route.field, args, ctx);
 }
 
 /** Runs a compiled route for one request; any error is thrown as an AppError for the problem writer. */
@@ -248,9 +243,11 @@ export async function runRoute(
   try {
     // Who is asking comes before what they sent, as in GraphQL: a request without a valid token
     // learns nothing about the body's rules.
-    await requireScopes(ctx, route.scopes);
+    await requireFieldScopes(route.field, ctx);
     const variableValues = variablesOf(route, req);
     const args = await validateArguments(route, ctx, variableValues);
+    // Checked and validated: the execution takes both as done (graphql/field-guards.ts).
+    ctx.guarded = { field: route.fieldNode.name.value, args };
     // Keyed by the route and its parameters as validated (defaults filled in, text trimmed).
     const key = route.catalog && `${route.operationName}:${JSON.stringify(args)}`;
     const cached = key ? cache.answer(key) : undefined;
