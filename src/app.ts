@@ -7,7 +7,6 @@ import type { GraphQLSchema } from 'graphql';
 import onHeaders from 'on-headers';
 import { AppError } from './errors/app-error.ts';
 import { toAppError } from './errors/to-app-error.ts';
-import { createGraphiQL, wantsGraphiQL } from './graphql/graphiql.ts';
 import { createGraphQLServer, GRAPHQL_ENDPOINT } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
 import { compressLargeAnswers } from './http/compression.ts';
@@ -15,16 +14,18 @@ import { createCors } from './http/cors.ts';
 import { docsRoutes } from './http/docs.ts';
 import { faviconRoutes } from './http/favicon.ts';
 import { frontPageRoutes } from './http/front-page.ts';
+import { createGraphiQL, wantsGraphiQL } from './http/graphiql.ts';
 import { healthRoutes } from './http/health.ts';
 import { jsonBody } from './http/json-body.ts';
-import { buildOpenApiDocument } from './http/openapi.ts';
 import { sendProblem } from './http/problem.ts';
 import { contextOf, requestContextMiddleware } from './http/request-scope.ts';
-import { compileRoutes, type RestRoute, runRoute } from './http/rest-route.ts';
 import { htmlPagePolicy, securityHeaders } from './http/security-headers.ts';
 import { undecodablePathAsLiteral } from './http/undecodable-path.ts';
 import type { Logger } from './logger.ts';
 import { metricsRoute } from './observability/metrics-endpoint.ts';
+import { buildOpenApiDocument } from './openapi/document.ts';
+import { compileRoutes, type RestRoute } from './rest/route.ts';
+import { routeRunner } from './rest/run.ts';
 import type { Runtime } from './runtime.ts';
 
 export interface AppDeps {
@@ -101,7 +102,7 @@ export function buildApp(deps: AppDeps): express.Express {
     hideFieldSuggestions: config.production,
     log,
     metrics: deps.runtime.metrics,
-    contextFor: (req, res) => contextOf(req, res, db, services),
+    contextFor: (req, res, readFromPrimary) => contextOf(req, res, db, services, readFromPrimary),
   });
   const graphql = (req: Request, res: Response) => yoga.handle(req, res, { req, res });
   const graphiql = config.graphiql
@@ -128,6 +129,8 @@ export function buildApp(deps: AppDeps): express.Express {
   if (graphiql) app.use(graphiql.routes);
 
   const routes = compileRoutes(yoga, deps.routes);
+  // Public reads keep their answers in the catalogue's cache, the one answer cache there is.
+  const runRoute = routeRunner(yoga, services.catalogCache);
   app.use(docsRoutes(buildOpenApiDocument(yoga.getEnveloped({} as never).schema, routes), htmlPagePolicy));
   finishPath('/openapi.json', ['GET']);
   finishPath('/docs', ['GET']);
@@ -139,7 +142,7 @@ export function buildApp(deps: AppDeps): express.Express {
     const chain = app.route(path);
     for (const route of pathRoutes) {
       chain[route.method.toLowerCase() as Lowercase<typeof route.method>](jsonBody, (req, res) =>
-        runRoute(route, yoga, req, res, services.catalogCache),
+        runRoute(route, req, res),
       );
     }
     finishPath(

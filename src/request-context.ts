@@ -28,6 +28,12 @@ export interface RequestContext {
    * (graphql/field-guards.ts): the execution takes these instead of doing both again.
    */
   guarded?: GuardedArgs;
+  /**
+   * What the request's log line reports beyond the HTTP facts: the GraphQL operation it runs (set by
+   * the pipeline, or by a REST route before it validates). An object of its own, shared by the copies
+   * Yoga makes of the context.
+   */
+  readonly observed: { operationName?: string };
 }
 
 /** A root field's arguments, checked and parsed by the REST runner. */
@@ -43,14 +49,14 @@ export interface RequestInfo {
   /** Every Authorization header sent (normally zero or one). */
   authorization: readonly string[];
   clientIp: string;
-  /** The answer will be kept by the catalogue cache: read it from the primary. */
-  fillsCache?: boolean;
+  /** The answer will be kept by the answer cache: read it from the primary, never a replica. */
+  readFromPrimary?: boolean;
 }
 
 export function createRequestContext(db: Database, services: Services, req: RequestInfo): RequestContext {
-  const { authorization, fillsCache, ...rest } = req;
+  const { authorization, readFromPrimary, ...rest } = req;
   const auth = RequestAuth.fromHeaders(authorization, services, db);
-  return { ...rest, db, services, auth, catalogReads: fillsCache ? db.sql : db.reads };
+  return { ...rest, db, services, auth, catalogReads: readFromPrimary ? db.sql : db.reads, observed: {} };
 }
 
 /** A context for an operator at a shell (`npm run cli`): trusted, acting for no account. */
@@ -63,5 +69,6 @@ export function operatorContext(db: Database, services: Services, log: Logger): 
     auth: RequestAuth.operator(services, db),
     clientIp: 'local',
     catalogReads: db.sql,
+    observed: {},
   };
 }

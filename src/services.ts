@@ -45,7 +45,12 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
   await dummyHash();
   const redis: Redis | undefined = config.redisUrl ? await openRedis(config.redisUrl, log) : undefined;
   const { appId, secret, apiBase } = config.wx;
-  const catalogCache = new CatalogCache(config.catalog.cacheBytes, log, metrics.catalogCache);
+  const catalogCache = new CatalogCache(
+    config.catalog.cacheBytes,
+    config.catalog.maxAgeSeconds,
+    log,
+    metrics.catalogCache,
+  );
   // Every instance hears every catalogue change (a trigger notifies, also for writes from elsewhere).
   const stopListening = await db.listen(CATALOG_CHANNEL, {
     onNotify: () => catalogCache.invalidate(),

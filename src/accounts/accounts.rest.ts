@@ -1,8 +1,8 @@
-/** REST routes of contract §8.1 for the logged-in customer's own account: GET and PATCH /api/v1/me. */
-import type { RestRoute } from '../http/rest-route.ts';
-
-/** Personal data: no cache may keep it. */
-const noStore = () => ({ 'Cache-Control': 'no-store' });
+/**
+ * REST routes of contract §8.1 for the logged-in customer's own account: GET and PATCH /api/v1/me.
+ * Personal data: `no-store`, as every answer that is not a public read (rest/run.ts).
+ */
+import type { RestRoute } from '../rest/route.ts';
 
 /** The `user` object of contract §3.1. */
 const USER_FIELDS = /* GraphQL */ `id username nickname avatar_url: avatarUrl`;
@@ -18,7 +18,6 @@ export const accountRoutes: RestRoute[] = [
         me { ${USER_FIELDS} }
       }`,
     result: 'me',
-    headers: noStore,
     errors: ['TOKEN_REVOKED'],
   },
   {
@@ -32,7 +31,6 @@ export const accountRoutes: RestRoute[] = [
       }`,
     input: { from: 'body', variable: 'input' },
     result: 'updateMe',
-    headers: noStore,
     errors: ['TOKEN_REVOKED'],
     example: { body: { nickname: 'Demo', avatar_url: 'https://cdn.example.com/avatars/demo.png' } },
   },

@@ -1,10 +1,9 @@
 /**
  * REST routes of contract §3: each row runs the GraphQL login operation with snake_case aliases.
- * Token responses say `Cache-Control: no-store` (RFC 6749 §5.1): no cache may keep a credential.
+ * Token responses say `Cache-Control: no-store` (RFC 6749 §5.1), as every answer that is not a
+ * public read does (rest/run.ts): no cache may keep a credential.
  */
-import type { RestRoute } from '../http/rest-route.ts';
-
-const noStore = () => ({ 'Cache-Control': 'no-store' });
+import type { RestRoute } from '../rest/route.ts';
 
 /**
  * The accounts of the README's quick tour, used by the /docs examples: the bootstrap admin started
@@ -36,7 +35,6 @@ export const authRoutes: RestRoute[] = [
     input: { from: 'body', variable: 'input' },
     result: 'register',
     status: 201,
-    headers: noStore,
     errors: ['RATE_LIMITED'],
     example: {
       body: NEW_CUSTOMER,
@@ -69,7 +67,6 @@ export const authRoutes: RestRoute[] = [
       }`,
     input: { from: 'body' },
     result: 'login',
-    headers: noStore,
     errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
     example: { body: DEMO_CUSTOMER, description: 'Logged in (the demo customer of the README quick tour).' },
   },
@@ -84,7 +81,6 @@ export const authRoutes: RestRoute[] = [
       }`,
     input: { from: 'body' },
     result: 'wxLogin',
-    headers: noStore,
     // A real code comes from wx.login() in the mini-program, valid once for 5 minutes.
     example: {
       body: { code: '0a3Xk1Ga1zBQeK0Lpb0Ga3HjGS2Xk1GB' },
@@ -103,7 +99,6 @@ export const authRoutes: RestRoute[] = [
         refreshToken { access_token: accessToken token_type: tokenType expires_in: expiresIn }
       }`,
     result: 'refreshToken',
-    headers: noStore,
     errors: ['TOKEN_REVOKED'],
   },
   {
@@ -120,7 +115,6 @@ export const authRoutes: RestRoute[] = [
       }`,
     input: { from: 'body' },
     result: 'adminLogin',
-    headers: noStore,
     errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
     example: { body: DEMO_ADMIN, description: 'Logged in (the bootstrap admin, as the README quick tour starts it).' },
   },

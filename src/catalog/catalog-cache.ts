@@ -9,23 +9,20 @@
  * before an invalidation is not stored after it (the generation check), so it cannot bring old data back.
  */
 import { LRUCache } from 'lru-cache';
+import type { PreparedBody } from '../http/prepared-body.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
+import type { AnswerCache } from '../rest/run.ts';
 
 /** The notification channel the catalogue triggers speak on (prisma/migrations/…_catalog_notify). */
 export const CATALOG_CHANNEL = 'shop_catalog';
 
-export interface CachedAnswer {
-  body: Buffer;
-  /** Strong ETag of `body`. */
-  etag: string;
-  /** Compressed forms, made on first demand. */
-  encoded: Map<string, Promise<Buffer>>;
-}
+/** A kept answer: its body, strong ETag and compressed forms (made on first demand). */
+export type CachedAnswer = PreparedBody;
 
 const MAX_TOTALS = 10_000;
 
-export class CatalogCache {
+export class CatalogCache implements AnswerCache {
   readonly #answers?: LRUCache<string, CachedAnswer>;
   readonly #totals?: LRUCache<string, number>;
   #generation = 0;
@@ -33,6 +30,8 @@ export class CatalogCache {
 
   constructor(
     maxBytes: number,
+    /** `Cache-Control: public, max-age=N` on catalogue answers (CATALOG_MAX_AGE); 0 sends `no-cache`. */
+    readonly maxAgeSeconds: number,
     private readonly log: Logger,
     /** Counts each lookup as a hit, a miss, or `off` (disabled, or not listening). */
     private readonly lookups?: Metrics['catalogCache'],

@@ -1,5 +1,5 @@
 /** REST routes of the category tree: each row runs a GraphQL operation with snake_case aliases. */
-import type { RestRoute } from '../http/rest-route.ts';
+import type { RestRoute } from '../rest/route.ts';
 
 export const categoryRoutes: RestRoute[] = [
   {
@@ -14,6 +14,6 @@ export const categoryRoutes: RestRoute[] = [
     result: 'categories',
     // Contract §4.3's body is the operation's whole `data`: `{ "categories": [...] }`.
     bodyIsData: true,
-    catalog: true,
+    publicRead: true,
   },
 ];

@@ -1,6 +1,6 @@
 /** REST routes of contract §4.1, §4.2, §4.4: each row runs an item operation with snake_case aliases. */
 import { notFound } from '../errors/app-error.ts';
-import type { RestRequest, RestRoute } from '../http/rest-route.ts';
+import type { RestRequest, RestRoute } from '../rest/route.ts';
 import { INT32_MAX } from '../validation/rules.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
 
@@ -41,7 +41,7 @@ export const itemRoutes: RestRoute[] = [
       }`,
     input: { from: 'query' },
     result: 'items',
-    catalog: true,
+    publicRead: true,
     example: { query: { page: 1, limit: 5 } },
   },
   {
@@ -55,7 +55,7 @@ export const itemRoutes: RestRoute[] = [
       }`,
     variables: itemIdOf,
     result: 'item',
-    catalog: true,
+    publicRead: true,
     errors: ['NOT_FOUND'],
     example: { params: { id: 1 } },
   },

@@ -14,7 +14,8 @@ import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTyp
 import type { GraphQLField, GraphQLFieldResolver, GraphQLInputType, GraphQLResolveInfo } from 'graphql';
 import { getNamedType } from 'graphql';
 import type { z } from 'zod';
-import { declaredScopes, requireScopes, type Scope } from '../auth/scopes.ts';
+import { declaredScopes, REALM_OF, requireScopes, type Scope } from '../auth/scopes.ts';
+import type { Realm } from '../errors/app-error.ts';
 import type { GuardedArgs, RequestContext } from '../request-context.ts';
 
 type ArgMapper = (args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
@@ -93,6 +94,12 @@ const guardsOf = (field: GraphQLField<unknown, unknown>): Guards =>
 
 /** The scopes a field declares (empty: anyone). */
 export const scopesOf = (field: GraphQLField<unknown, unknown>): Scope[] => guardsOf(field).scopes;
+
+/** The token system (`WWW-Authenticate` realm) of a field's scope, if it declares one. */
+export function realmOf(field: GraphQLField<unknown, unknown>): Realm | undefined {
+  const [scope] = scopesOf(field);
+  return scope && REALM_OF[scope];
+}
 
 /** Throws the first scope's coded error unless the request satisfies one of the field's scopes. */
 export const requireFieldScopes = (field: GraphQLField<unknown, unknown>, ctx: RequestContext) =>

@@ -9,7 +9,6 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { AppError } from '../errors/app-error.ts';
 import { toAppError } from '../errors/to-app-error.ts';
-import { noteOperation } from '../http/access-log.ts';
 import type { Logger } from '../logger.ts';
 import { useOperationMetrics } from '../observability/graphql-operations.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -18,7 +17,12 @@ import type { RequestContext } from '../request-context.ts';
 interface ServerRequestContext {
   req: Request;
   res: Response;
+  /** A REST public read whose answer the cache will keep (rest/run.ts): read from the primary. */
+  readFromPrimary?: boolean;
 }
+
+/** The Yoga server of the app, as the REST runner and the app use it. */
+export type Yoga = YogaServerInstance<ServerRequestContext, RequestContext>;
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 
@@ -30,7 +34,7 @@ export interface YogaOptions {
   hideFieldSuggestions: boolean;
   log: Logger;
   metrics: Metrics;
-  contextFor: (req: Request, res: Response) => RequestContext;
+  contextFor: (req: Request, res: Response, readFromPrimary: boolean) => RequestContext;
 }
 
 /**
@@ -90,7 +94,7 @@ const malformedParamsAsValidation: Plugin = {
   },
 };
 
-export function createGraphQLServer(opts: YogaOptions): YogaServerInstance<ServerRequestContext, RequestContext> {
+export function createGraphQLServer(opts: YogaOptions): Yoga {
   const armor = new EnvelopArmor({
     maxDepth: { n: 8 },
     maxAliases: { n: 15 },
@@ -115,13 +119,15 @@ export function createGraphQLServer(opts: YogaOptions): YogaServerInstance<Serve
       malformedParamsAsValidation,
       // Off in production unless GRAPHQL_INTROSPECTION=true: the schema lists every admin mutation.
       useDisableIntrospection({ isDisabled: () => !opts.introspection }),
-      // Counts operations of both protocols, and names the operation in the request's log line.
+      // Counts operations of both protocols, and names the operation for the request's log line.
       useOperationMetrics({
         metrics: opts.metrics,
-        onOperation: (context, name) => noteOperation((context as Partial<ServerRequestContext>).res, name),
+        onOperation: (context, name) => {
+          (context as RequestContext).observed.operationName ??= name;
+        },
       }),
     ],
-    context: ({ req, res }) => opts.contextFor(req, res),
+    context: ({ req, res, readFromPrimary }) => opts.contextFor(req, res, readFromPrimary === true),
     maskedErrors: {
       maskError: (error) => {
         // Coded errors keep their code, graphql-js' own errors (syntax, variable coercion) become

@@ -16,13 +16,6 @@ const MAX_QUERY_LENGTH = 512;
 
 interface Observed {
   bytes: number;
-  operation?: string;
-}
-
-/** Records the GraphQL operation this request runs (from the pipeline, observability/graphql-operations.ts). */
-export function noteOperation(res: Response | undefined, name: string): void {
-  const o = res?.locals.observed as Observed | undefined;
-  if (o) o.operation = name;
 }
 
 /** The route pattern the request matched (`/api/v1/items/:id`), or UNMATCHED_ROUTE. */
@@ -51,10 +44,8 @@ function countBytes(res: Response, into: Observed): void {
   };
 }
 
-/** `customer:7` / `admin:1`: whoever the request's token was verified to be, if anyone. */
-function principalOf(res: Response): string | undefined {
-  return (res.locals.context as RequestContext | undefined)?.auth.principal;
-}
+/** The request's context, if one was built (GraphQL and REST requests). */
+const contextOf = (res: Response) => res.locals.context as RequestContext | undefined;
 
 /** Install right after the request scope (request id, logger) and before compression. */
 export function accessLog(metrics: Pick<Metrics, 'httpRequests' | 'httpDuration'>, graphqlEndpoint: string) {
@@ -82,8 +73,9 @@ export function accessLog(metrics: Pick<Metrics, 'httpRequests' | 'httpDuration'
         duration_ms: Math.round(seconds * 10_000) / 10,
         bytes: facts.bytes,
         client_ip: clientIpOf(req),
-        principal: principalOf(res),
-        graphql_operation: facts.operation,
+        // `customer:7` / `admin:1`: whoever the request's token was verified to be, if anyone.
+        principal: contextOf(res)?.auth.principal,
+        graphql_operation: contextOf(res)?.observed.operationName,
       };
       // Error level is for what needs fixing here (a 500); a 503 is an expected state the service
       // answers as designed — a database or WeChat away, mini-program login not configured.

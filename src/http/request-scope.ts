@@ -40,13 +40,22 @@ export function clientIpOf(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
-/** The context of this request, built on first use and reused (REST and GraphQL alike). */
-export function contextOf(req: Request, res: Response, db: Database, services: Services): RequestContext {
+/**
+ * The context of this request, built on first use and reused (REST and GraphQL alike);
+ * `readFromPrimary` when its answer will be kept by the answer cache (rest/run.ts).
+ */
+export function contextOf(
+  req: Request,
+  res: Response,
+  db: Database,
+  services: Services,
+  readFromPrimary = false,
+): RequestContext {
   return (res.locals.context ??= createRequestContext(db, services, {
     requestId: res.locals.requestId as string,
     log: res.locals.log as Logger,
     authorization: authorizationHeaders(req),
     clientIp: clientIpOf(req),
-    fillsCache: res.locals.fillsCache === true,
+    readFromPrimary,
   })) as RequestContext;
 }

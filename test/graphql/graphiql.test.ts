@@ -5,7 +5,7 @@
 import { Kind, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../../src/auth/auth.rest.ts';
-import { EXAMPLE_HEADERS, EXAMPLE_TAB } from '../../src/graphql/graphiql.ts';
+import { EXAMPLE_HEADERS, EXAMPLE_TAB } from '../../src/http/graphiql.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let app: TestApp;

@@ -7,7 +7,7 @@ import { type Config, loadConfig } from '../../src/config/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { createHttpServer } from '../../src/http/http-server.ts';
-import { restRoutes } from '../../src/http/routes.ts';
+import { restRoutes } from '../../src/rest/routes.ts';
 import { openRuntime } from '../../src/runtime.ts';
 import type { Services } from '../../src/services.ts';
 import { openTestDatabase, type TestDatabaseOptions } from './test-database.ts';

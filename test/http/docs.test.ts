@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_STATUS } from '../../src/errors/app-error.ts';
-import { restRoutes } from '../../src/http/routes.ts';
+import { restRoutes } from '../../src/rest/routes.ts';
 import { documentOf, expectDocumentedResponse, operationsOf } from '../helpers/openapi.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 

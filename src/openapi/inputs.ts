@@ -5,9 +5,9 @@
 import { type GraphQLInputType, getNamedType, isInputObjectType } from 'graphql';
 import { z } from 'zod';
 import { argsSchemaOf, inputSchemaOf } from '../graphql/field-guards.ts';
+import { BODY_LIMIT_BYTES } from '../http/json-body.ts';
+import type { CompiledRoute } from '../rest/route.ts';
 import { snakeCase } from '../validation/field-errors.ts';
-import { BODY_LIMIT_BYTES } from './json-body.ts';
-import type { CompiledRoute } from './rest-route.ts';
 
 type JsonSchema = Record<string, unknown>;
 

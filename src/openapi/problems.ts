@@ -6,8 +6,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
 import { type ErrorCode, FIELD_ERRORS_DETAIL, type FieldError, HTTP_STATUS } from '../errors/app-error.ts';
+import type { CompiledRoute } from '../rest/route.ts';
 import { fieldErrorsOf } from '../validation/field-errors.ts';
-import type { CompiledRoute } from './rest-route.ts';
 
 type JsonSchema = Record<string, unknown>;
 

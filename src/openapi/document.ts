@@ -6,10 +6,10 @@
  * routes because it is made of them: a new row is documented as it is added.
  */
 import { type GraphQLSchema, Kind, type OperationDefinitionNode } from 'graphql';
-import { parametersOf, requestBodyOf, validationSchemaOf } from './openapi-inputs.ts';
-import { problemResponses, problemSchema } from './openapi-problems.ts';
-import { SchemaNamer } from './openapi-schemas.ts';
-import type { CompiledRoute } from './rest-route.ts';
+import type { CompiledRoute } from '../rest/route.ts';
+import { parametersOf, requestBodyOf, validationSchemaOf } from './inputs.ts';
+import { problemResponses, problemSchema } from './problems.ts';
+import { SchemaNamer } from './schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
 

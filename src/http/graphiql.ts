@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { type Response, Router } from 'express';
-import { type PreparedBody, prepareBody, sendPrepared } from '../http/prepared-body.ts';
+import { type PreparedBody, prepareBody, sendPrepared } from './prepared-body.ts';
 
 export const ASSET_PATH = '/graphql/assets';
 

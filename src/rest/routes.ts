@@ -3,6 +3,6 @@ import { accountRoutes } from '../accounts/accounts.rest.ts';
 import { authRoutes } from '../auth/auth.rest.ts';
 import { categoryRoutes } from '../catalog/category.rest.ts';
 import { itemRoutes } from '../catalog/item.rest.ts';
-import type { RestRoute } from './rest-route.ts';
+import type { RestRoute } from './route.ts';
 
 export const restRoutes: RestRoute[] = [...itemRoutes, ...categoryRoutes, ...authRoutes, ...accountRoutes];

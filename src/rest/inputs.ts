@@ -1,0 +1,83 @@
+/**
+ * A REST request's values as the variables of its route's GraphQL operation: query strings read as
+ * the variables' types, bodies renamed from snake_case to the input types' camelCase fields.
+ */
+import type { Request } from 'express';
+import {
+  type GraphQLInputType,
+  getNamedType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  Kind,
+  valueFromASTUntyped,
+} from 'graphql';
+import { validationFailed } from '../errors/app-error.ts';
+import { snakeCase } from '../validation/field-errors.ts';
+import type { CompiledRoute } from './route.ts';
+
+/**
+ * Renames a REST body's snake_case keys to the camelCase fields of a GraphQL input type, walking the
+ * type so that free-form JSON values (SKU `specs`) keep their keys. Unknown keys are dropped
+ * (contract §1: ignored); values of the wrong shape pass through for the validation to name. An
+ * input type with a `restShorthand` extension may arrive as that one field's value (an image as its URL).
+ */
+export function restToGraphQLInput(type: GraphQLInputType, value: unknown): unknown {
+  if (isNonNullType(type)) return restToGraphQLInput(type.ofType, value);
+  if (isListType(type)) return Array.isArray(value) ? value.map((v) => restToGraphQLInput(type.ofType, v)) : value;
+  const named = getNamedType(type);
+  if (!isInputObjectType(named)) return value;
+  const shorthand = (named.extensions as { restShorthand?: string }).restShorthand;
+  if (shorthand && typeof value === 'string') return { [shorthand]: value };
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const field of Object.values(named.getFields())) {
+    const restName = snakeCase(field.name);
+    if (Object.hasOwn(value, restName)) out[field.name] = restToGraphQLInput(field.type, value[restName]);
+  }
+  return out;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+// A query string carries text; an Int or Boolean variable is read from its usual spelling, and
+// anything else is left as text for the validation to name (`page=abc`, `page=`, a repeated `page`).
+const INTEGER = /^[+-]?\d{1,16}$/;
+function fromQueryString(type: GraphQLInputType, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const name = getNamedType(type).name;
+  if (name === 'Int' && INTEGER.test(value)) return Number(value);
+  if (name === 'Boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+/** The operation's variables from the request, under their GraphQL names (unchecked). */
+export function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown> {
+  const extra = route.variables?.({ params: req.params as Record<string, string>, header: (n) => req.get(n) }) ?? {};
+  const input = route.input;
+  if (!input) return extra;
+  if (input.from === 'body' && input.variable) {
+    if (!isRecord(req.body)) throw validationFailed([{ field: '(body)', message: 'must be a JSON object' }]);
+    return { [input.variable]: restToGraphQLInput(route.variableTypes.get(input.variable)!, req.body), ...extra };
+  }
+  const source: Record<string, unknown> =
+    input.from === 'query' ? (req.query as Record<string, unknown>) : isRecord(req.body) ? req.body : {};
+  const vars: Record<string, unknown> = {};
+  for (const [name, type] of route.variableTypes) {
+    if (name in extra) continue;
+    const restName = snakeCase(name);
+    if (!Object.hasOwn(source, restName)) continue;
+    vars[name] = input.from === 'query' ? fromQueryString(type, source[restName]) : source[restName];
+  }
+  return { ...vars, ...extra };
+}
+
+/** The root field's arguments from the operation's variables (literal arguments as written). */
+export function argumentsOf(route: CompiledRoute, variables: Record<string, unknown>): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const arg of route.fieldNode.arguments ?? []) {
+    args[arg.name.value] =
+      arg.value.kind === Kind.VARIABLE ? variables[arg.value.name.value] : valueFromASTUntyped(arg.value);
+  }
+  return args;
+}

@@ -1,0 +1,22 @@
+/**
+ * The answers of public reads over HTTP (contract §7.6): a strong ETag per representation and `304
+ * Not Modified` when `If-None-Match` matches (cached or not), `Cache-Control: public, max-age=N`
+ * (or `no-cache`), and the body compressed (br, gzip or deflate) when the client accepts it — made
+ * once per kept answer and kept with it (http/prepared-body.ts).
+ */
+import type { Request, Response } from 'express';
+import { type PreparedBody, prepareBody, sendPrepared } from '../http/prepared-body.ts';
+
+/** An answer made from a JSON value: its bytes and their strong ETag. */
+export const publicAnswer = (value: unknown): PreparedBody => prepareBody(JSON.stringify(value));
+
+/** Sends `answer` as a public read's answer (200 or 304). */
+export async function sendPublicAnswer(
+  req: Request,
+  res: Response,
+  answer: PreparedBody,
+  maxAgeSeconds: number,
+): Promise<void> {
+  res.type('application/json');
+  await sendPrepared(req, res, answer, maxAgeSeconds > 0 ? `public, max-age=${maxAgeSeconds}` : 'no-cache');
+}

@@ -1,0 +1,132 @@
+/**
+ * REST adapters as data. Each route names the GraphQL operation it runs (with snake_case aliases, so
+ * the result already has the contract's REST shape). Operations are parsed and validated once at
+ * start-up (here) and executed through Yoga's enveloped pipeline (run.ts) — the same context, plugins,
+ * masking and logging as POST /graphql — so REST and GraphQL share every resolver, rule and answer.
+ */
+import {
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLInputType,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  typeFromAST,
+} from 'graphql';
+import type { ErrorCode, Realm } from '../errors/app-error.ts';
+import { realmOf } from '../graphql/field-guards.ts';
+import type { Yoga } from '../graphql/yoga.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** What a route sees of the request. */
+export interface RestRequest {
+  params: Record<string, string>;
+  header(name: string): string | undefined;
+}
+
+export interface RestRoute {
+  method: HttpMethod;
+  /** Express path syntax (`/api/v1/items/:id`). */
+  path: string;
+  summary: string;
+  tag: string;
+  /** The GraphQL operation to run; its root field's declared scope is the route's (REST checks it first). */
+  document: string;
+  /**
+   * Where the operation's variables come from, under their snake_case names:
+   * - `query`: query parameters (`category_id` → `$categoryId`);
+   * - `body`: the JSON body — as the input-object `variable` when given, else field by field.
+   */
+  input?: { from: 'query' } | { from: 'body'; variable?: string };
+  /** Extra variables from the request (path parameters, headers); may throw an AppError. */
+  variables?: (req: RestRequest) => Record<string, unknown>;
+  /** The root field whose value is the response body (null → 404 NOT_FOUND). */
+  result: string;
+  /** The body is the operation's whole `data` (`{ "categories": [...] }`) rather than the field's value. */
+  bodyIsData?: true;
+  /**
+   * A public read (contract §7.6): a strong ETag and 304, `Cache-Control` from the answer cache, its
+   * answers kept by that cache. Every other route answers `Cache-Control: no-store` — it may carry a
+   * token or personal data (§7.5) — unless it sets its own in `headers`.
+   */
+  publicRead?: true;
+  /** Success status (default 200; 204 answers without a body). */
+  status?: number;
+  /** Response headers computed from the body (e.g. `Location`). */
+  headers?: (body: { id?: number }, req: RestRequest) => Record<string, string>;
+  /** Error codes the route can answer besides the ones implied by its input and scope (documentation). */
+  errors?: ErrorCode[];
+  /**
+   * The request shown in /docs (OpenAPI examples): it must succeed as it stands on a development
+   * server with the demo catalogue — test/http/openapi-examples.test.ts sends it.
+   */
+  example?: RestExample;
+  /** Optional request headers the route reads (documentation), e.g. `Idempotency-Key`. */
+  requestHeaders?: HeaderDoc[];
+  /**
+   * Server settings the route needs to succeed (documentation): without them it answers its
+   * `*_NOT_CONFIGURED` problem, and /docs says so on the route and its example.
+   */
+  needsConfiguration?: string[];
+  /** Response headers of the success answer (documentation), e.g. `Location`. */
+  successHeaders?: Record<string, { description: string; schema: object }>;
+}
+
+/** A documented request: body, query and path values under their REST names. */
+export interface RestExample {
+  body?: unknown;
+  query?: Record<string, string | number | boolean>;
+  params?: Record<string, string | number>;
+  /** What the success answer is, in words (default "Success"). */
+  description?: string;
+}
+
+/** An OpenAPI header parameter. */
+export interface HeaderDoc {
+  name: string;
+  description: string;
+  schema: object;
+  /** What "Try it out" sends (OpenAPI `example`). */
+  example?: string;
+}
+
+export interface CompiledRoute extends RestRoute {
+  compiled: DocumentNode;
+  operationName: string;
+  /** The root field the operation runs, and its node (arguments → variables). */
+  field: GraphQLField<unknown, unknown>;
+  fieldNode: FieldNode;
+  /** The `WWW-Authenticate` realm of the field's scope, if it has one (checked first: run.ts). */
+  realm?: Realm;
+  /** The GraphQL type of each variable, for reading REST names and query-string values. */
+  variableTypes: Map<string, GraphQLInputType>;
+}
+
+/** Parses and validates every route's operation once (through the enveloped pipeline); a broken one stops start-up. */
+export function compileRoutes(yoga: Yoga, routes: RestRoute[]): CompiledRoute[] {
+  const { schema, validate } = yoga.getEnveloped({} as never);
+  return routes.map((route) => {
+    const where = `REST route ${route.method} ${route.path}`;
+    const compiled = parse(route.document);
+    const errors = validate(schema, compiled);
+    if (errors.length) throw new Error(`${where}: ${errors.map((e: Error) => e.message).join('; ')}`);
+    const op = compiled.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const fieldNode = op?.selectionSet.selections.find(
+      (s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === route.result,
+    );
+    const root = op?.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+    const field = fieldNode && root?.getFields()[fieldNode.name.value];
+    if (!op?.name || !fieldNode || !field)
+      throw new Error(`${where}: a named operation selecting \`${route.result}\` is needed`);
+    const variableTypes = new Map<string, GraphQLInputType>();
+    for (const def of op.variableDefinitions ?? []) {
+      variableTypes.set(def.variable.name.value, typeFromAST(schema, def.type as never) as GraphQLInputType);
+    }
+    if (route.input?.from === 'body' && route.input.variable && !variableTypes.has(route.input.variable)) {
+      throw new Error(`${where}: no variable $${route.input.variable}`);
+    }
+    return { ...route, compiled, operationName: op.name.value, field, fieldNode, realm: realmOf(field), variableTypes };
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * Runs a compiled REST route for one request, through Yoga's enveloped pipeline: scopes first, then
+ * the arguments validated once (every problem named as REST names it), then — for a public read —
+ * the answer cache, else the operation. The generic runner knows no domain: public reads keep their
+ * answers in whatever `AnswerCache` it is given (the catalogue's).
+ */
+import type { Request, Response } from 'express';
+import { AppError, FIELD_ERRORS_DETAIL, notFound } from '../errors/app-error.ts';
+import { toAppError } from '../errors/to-app-error.ts';
+import { requireFieldScopes, validateFieldArgs } from '../graphql/field-guards.ts';
+import type { Yoga } from '../graphql/yoga.ts';
+import type { PreparedBody } from '../http/prepared-body.ts';
+import type { RequestContext } from '../request-context.ts';
+import { restFieldErrors } from '../validation/field-errors.ts';
+import { argumentsOf, variablesOf } from './inputs.ts';
+import { publicAnswer, sendPublicAnswer } from './public-answer.ts';
+import type { CompiledRoute, RestRequest } from './route.ts';
+
+/** Where public reads keep their answers between requests (contract §7.6). */
+export interface AnswerCache {
+  /** False while answers may be neither served nor stored (turned off, or deaf to changes). */
+  readonly enabled: boolean;
+  /** Changes with every invalidation: an answer is stored only under the generation its read began in. */
+  readonly generation: number;
+  answer(key: string): PreparedBody | undefined;
+  storeAnswer(key: string, answer: PreparedBody, generation: number): void;
+  /** `Cache-Control: public, max-age=N` on public reads; 0 sends `no-cache` (revalidate with the ETag). */
+  readonly maxAgeSeconds: number;
+}
+
+/** A route runner over one Yoga instance; `answers` keeps the answers of public reads. */
+export function routeRunner(yoga: Yoga, answers: AnswerCache) {
+  return async function runRoute(route: CompiledRoute, req: Request, res: Response): Promise<void> {
+    // An answer that may carry a token or personal data is never stored by a cache (§7.5): every
+    // route but a public read says so, errors included; a route may still set its own.
+    if (!route.publicRead) res.set('Cache-Control', 'no-store');
+    // An answer the cache will keep is read from the primary, so a lagging replica's old data is
+    // never kept (request-context.ts).
+    const readFromPrimary = route.publicRead === true && answers.enabled;
+    const { contextFactory, execute, schema } = yoga.getEnveloped({ req, res, readFromPrimary });
+    const ctx = (await contextFactory()) as unknown as RequestContext;
+    // Named in the log line also when the request is refused before the operation runs.
+    ctx.observed.operationName = route.operationName;
+    try {
+      // Who is asking comes before what they sent, as in GraphQL: a request without a valid token
+      // learns nothing about the body's rules.
+      await requireFieldScopes(route.field, ctx);
+      const variableValues = variablesOf(route, req);
+      // Before GraphQL coerces the variables: coercion would stop at the first missing or mistyped
+      // field and word it its own way, where the contract lists every problem with its REST name.
+      const args = await validateFieldArgs(route.field, argumentsOf(route, variableValues), ctx);
+      // Checked and validated: the execution takes both as done (graphql/field-guards.ts).
+      ctx.guarded = { field: route.fieldNode.name.value, args };
+      // Keyed by the route and its arguments as validated (defaults filled in, text trimmed).
+      const key = route.publicRead && `${route.operationName}:${JSON.stringify(args)}`;
+      const cached = key ? answers.answer(key) : undefined;
+      if (cached) return await sendPublicAnswer(req, res, cached, answers.maxAgeSeconds);
+      const generation = answers.generation;
+      const result = await execute({
+        schema,
+        document: route.compiled,
+        variableValues,
+        contextValue: ctx,
+        operationName: route.operationName,
+      });
+      // Errors arrive masked and logged by the pipeline (graphql/yoga.ts), with their contract code.
+      const [first] = result.errors ?? [];
+      if (first) throw toAppError(first).error;
+      const data = result.data as Record<string, unknown> | null | undefined;
+      const value = data?.[route.result];
+      if (value === null || value === undefined) throw notFound();
+      const body = (route.bodyIsData ? data : value) as { id?: number };
+      if (key) {
+        const answer = publicAnswer(body);
+        answers.storeAnswer(key, answer, generation);
+        return await sendPublicAnswer(req, res, answer, answers.maxAgeSeconds);
+      }
+      res.set(route.headers?.(body, restRequestOf(req)) ?? {});
+      // 204 No Content: the operation's value (`true`) only says it succeeded.
+      if (route.status === 204) return void res.status(204).end();
+      res.status(route.status ?? 200).json(body);
+    } catch (err) {
+      throw restNamed(err);
+    }
+  };
+}
+
+/** What a route's own functions see of the request. */
+export const restRequestOf = (req: Request): RestRequest => ({
+  params: req.params as Record<string, string>,
+  header: (n) => req.get(n),
+});
+
+/** A validation error re-labelled with REST (snake_case) field paths and wording; anything else as it is. */
+function restNamed(err: unknown): unknown {
+  if (!(err instanceof AppError) || !err.fieldErrors) return err;
+  const detail = err.message === FIELD_ERRORS_DETAIL.graphql ? FIELD_ERRORS_DETAIL.rest : err.message;
+  return new AppError(err.code, detail, {
+    errors: restFieldErrors(err.fieldErrors),
+    realm: err.realm,
+    retryAfter: err.retryAfter,
+  });
+}
