@@ -12,7 +12,7 @@ import { LRUCache } from 'lru-cache';
 import type { PreparedBody } from '../http/prepared-body.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { AnswerCache } from '../rest/run.ts';
+import type { AnswerCache } from '../rest/answer-cache.ts';
 
 /** The notification channel the catalogue triggers speak on (prisma/migrations/…_catalog_notify). */
 export const CATALOG_CHANNEL = 'shop_catalog';

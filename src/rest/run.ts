@@ -9,24 +9,12 @@ import { AppError, FIELD_ERRORS_DETAIL, notFound } from '../errors/app-error.ts'
 import { toAppError } from '../errors/to-app-error.ts';
 import { requireFieldScopes, validateFieldArgs } from '../graphql/field-guards.ts';
 import type { Yoga } from '../graphql/yoga.ts';
-import type { PreparedBody } from '../http/prepared-body.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors } from '../validation/field-errors.ts';
+import type { AnswerCache } from './answer-cache.ts';
 import { argumentsOf, variablesOf } from './inputs.ts';
 import { publicAnswer, sendPublicAnswer } from './public-answer.ts';
 import type { CompiledRoute, RestRequest } from './route.ts';
-
-/** Where public reads keep their answers between requests (contract §7.6). */
-export interface AnswerCache {
-  /** False while answers may be neither served nor stored (turned off, or deaf to changes). */
-  readonly enabled: boolean;
-  /** Changes with every invalidation: an answer is stored only under the generation its read began in. */
-  readonly generation: number;
-  answer(key: string): PreparedBody | undefined;
-  storeAnswer(key: string, answer: PreparedBody, generation: number): void;
-  /** `Cache-Control: public, max-age=N` on public reads; 0 sends `no-cache` (revalidate with the ETag). */
-  readonly maxAgeSeconds: number;
-}
 
 /** A route runner over one Yoga instance; `answers` keeps the answers of public reads. */
 export function routeRunner(yoga: Yoga, answers: AnswerCache) {
