@@ -51,15 +51,10 @@ export const setDisabledInput = z.object({ id: accountId, disabled: z.boolean({ 
 export type SetDisabledInput = z.output<typeof setDisabledInput>;
 
 /** A nickname a customer chooses (sign-up, profile): trimmed, 1..64 characters (contract §8.1). */
-const ownNickname = text().trim().min(1, rule('must not be empty')).max(64, rule('must be at most 64 characters'));
-
-/** `register` (contract §8.1): the rules of createCustomer, with the storefront's shorter nickname. */
-export const registerInput = z.object({
-  username: newEmail,
-  password: newPassword,
-  nickname: ownNickname.nullish().transform((v) => v ?? undefined),
-});
-export type RegisterInput = z.output<typeof registerInput>;
+export const ownNickname = text()
+  .trim()
+  .min(1, rule('must not be empty'))
+  .max(64, rule('must be at most 64 characters'));
 
 /** `updateMe` / PATCH /api/v1/me: an omitted field stays, null clears it. */
 export const updateMeInput = z.object({

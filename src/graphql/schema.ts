@@ -5,6 +5,6 @@ import '../catalog/category.graphql.ts';
 import '../catalog/item.graphql.ts';
 import '../accounts/accounts.graphql.ts';
 import '../accounts/own-account.graphql.ts';
-import '../auth/auth.graphql.ts';
+import '../accounts/login.graphql.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });

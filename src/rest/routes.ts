@@ -1,8 +1,8 @@
 /** Every REST route of the service, by domain. Adding a route is adding a row to its domain's table. */
 import { accountRoutes } from '../accounts/accounts.rest.ts';
-import { authRoutes } from '../auth/auth.rest.ts';
+import { loginRoutes } from '../accounts/login.rest.ts';
 import { categoryRoutes } from '../catalog/category.rest.ts';
 import { itemRoutes } from '../catalog/item.rest.ts';
 import type { RestRoute } from './route.ts';
 
-export const restRoutes: RestRoute[] = [...itemRoutes, ...categoryRoutes, ...authRoutes, ...accountRoutes];
+export const restRoutes: RestRoute[] = [...itemRoutes, ...categoryRoutes, ...loginRoutes, ...accountRoutes];

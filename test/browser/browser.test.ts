@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN } from '../../src/auth/auth.rest.ts';
+import { DEMO_ADMIN } from '../../src/accounts/login.rest.ts';
 import { restRoutes } from '../../src/rest/routes.ts';
 import { launchChromium, screenshot, watchPage } from '../helpers/browser.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';

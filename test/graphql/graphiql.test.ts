@@ -4,7 +4,7 @@
  */
 import { Kind, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_CUSTOMER } from '../../src/auth/auth.rest.ts';
+import { DEMO_ADMIN, DEMO_CUSTOMER } from '../../src/accounts/login.rest.ts';
 import { EXAMPLE_HEADERS, EXAMPLE_TAB } from '../../src/http/graphiql.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 

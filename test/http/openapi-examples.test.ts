@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_CUSTOMER } from '../../src/auth/auth.rest.ts';
+import { DEMO_ADMIN, DEMO_CUSTOMER } from '../../src/accounts/login.rest.ts';
 import {
   type DocumentedOperation,
   documentOf,

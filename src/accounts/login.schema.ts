@@ -1,7 +1,7 @@
-/** Input rules of the login operations (contract §3.1, §3.2, §3.4), shared by GraphQL and REST. */
+/** Input rules of the sign-up and login operations (contract §3.1, §3.2, §3.4, §8.1), shared by GraphQL and REST. */
 import { z } from 'zod';
-import { adminUsername, loginEmail, loginPassword } from '../accounts/accounts.schema.ts';
 import { rule, text } from '../validation/rules.ts';
+import { adminUsername, loginEmail, loginPassword, newEmail, newPassword, ownNickname } from './accounts.schema.ts';
 
 export const customerLoginInput = z.object({ username: loginEmail, password: loginPassword });
 export type CustomerLoginInput = z.output<typeof customerLoginInput>;
@@ -13,3 +13,11 @@ export const wxLoginInput = z.object({
   code: text().min(1, rule('is required')).max(128, rule('must be at most 128 characters')),
 });
 export type WxLoginInput = z.output<typeof wxLoginInput>;
+
+/** `register` (contract §8.1): the rules of createCustomer, with the storefront's shorter nickname. */
+export const registerInput = z.object({
+  username: newEmail,
+  password: newPassword,
+  nickname: ownNickname.nullish().transform((v) => v ?? undefined),
+});
+export type RegisterInput = z.output<typeof registerInput>;

@@ -2,14 +2,13 @@
  * The login operations of both token systems (contract §3, §5, §8.1): register, logout, login, wxLogin,
  * refreshToken and adminLogin. REST runs the same fields (src/auth/auth.rest.ts).
  */
-import { AdminType, CustomerType } from '../accounts/accounts.graphql.ts';
-import { registerInput } from '../accounts/accounts.schema.ts';
-import { registerCustomer } from '../accounts/own-account.service.ts';
+
+import { closeSession, refreshSession } from '../auth/sessions.service.ts';
+import type { IssuedToken } from '../auth/token-system.ts';
 import { builder } from '../graphql/builder.ts';
-import { adminLoginInput, customerLoginInput, wxLoginInput } from './auth.schema.ts';
-import { type AdminLogin, type CustomerLogin, loginAdmin, loginCustomer } from './login.service.ts';
-import { closeSession, refreshSession } from './sessions.service.ts';
-import type { IssuedToken } from './token-system.ts';
+import { AdminType, CustomerType } from './accounts.graphql.ts';
+import { adminLoginInput, customerLoginInput, registerInput, wxLoginInput } from './login.schema.ts';
+import { type AdminLogin, type CustomerLogin, loginAdmin, loginCustomer, registerCustomer } from './login.service.ts';
 import { loginWithWeChat } from './wx-login.service.ts';
 
 const TokenPayload = builder.objectRef<IssuedToken>('TokenPayload').implement({

@@ -5,14 +5,15 @@
  * said only after the right password.
  */
 import { randomUUID } from 'node:crypto';
+import type { LoginAttempt } from '../auth/login-limiter.ts';
+import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { openSession } from '../auth/sessions.service.ts';
+import type { IssuedToken } from '../auth/token-system.ts';
 import { AppError, accountDisabled, type Realm } from '../errors/app-error.ts';
 import type { Admin, Customer } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
-import type { AdminLoginInput, CustomerLoginInput } from './auth.schema.ts';
-import type { LoginAttempt } from './login-limiter.ts';
-import { verifyPassword } from './password.ts';
-import { openSession } from './sessions.service.ts';
-import type { IssuedToken } from './token-system.ts';
+import { usernameTaken } from './accounts.service.ts';
+import type { AdminLoginInput, CustomerLoginInput, RegisterInput } from './login.schema.ts';
 
 export interface CustomerLogin {
   token: IssuedToken;
@@ -79,4 +80,23 @@ export async function loginAdmin(ctx: RequestContext, { username, password }: Ad
   if (admin.disabled) throw accountDisabled();
   const token = await ctx.services.tokens.admin.issue({ sub: String(admin.id), sid: randomUUID() });
   return { token, admin };
+}
+
+/** `register`: creates an e-mail customer and opens its first session, in one transaction. */
+export async function registerCustomer(
+  ctx: RequestContext,
+  { username, password, nickname }: RegisterInput,
+): Promise<CustomerLogin> {
+  await ctx.services.loginLimiter.admitRegistration(ctx.clientIp);
+  const passwordHash = await ctx.services.passwordHashing.run(() => hashPassword(password));
+  try {
+    const login = await ctx.db.prisma.$transaction(async (tx) => {
+      const customer = await tx.customer.create({ data: { username, passwordHash, nickname: nickname ?? null } });
+      return { customer, token: await openSession(ctx, customer.id, tx) };
+    });
+    ctx.log.info({ customer_id: login.customer.id }, 'customer registered');
+    return login;
+  } catch (err) {
+    throw usernameTaken(err) ?? err;
+  }
 }

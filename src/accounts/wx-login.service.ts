@@ -5,13 +5,13 @@
  * attaches itself to an e-mail account.
  */
 
+import { openSession } from '../auth/sessions.service.ts';
+import type { WxIdentity } from '../auth/wx-client.ts';
 import { AppError, accountDisabled } from '../errors/app-error.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
-import type { WxLoginInput } from './auth.schema.ts';
+import type { WxLoginInput } from './login.schema.ts';
 import type { CustomerLogin } from './login.service.ts';
-import { openSession } from './sessions.service.ts';
-import type { WxIdentity } from './wx-client.ts';
 
 /** `wxLogin(code)`. */
 export async function loginWithWeChat(ctx: RequestContext, { code }: WxLoginInput): Promise<CustomerLogin> {

@@ -22,7 +22,7 @@ const CUSTOMER_FIELDS = /* GraphQL */ `
   access_token: accessToken token_type: tokenType expires_in: expiresIn
   user { id username nickname avatar_url: avatarUrl }`;
 
-export const authRoutes: RestRoute[] = [
+export const loginRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/api/v1/auth/register',
