@@ -3,6 +3,7 @@
  * §8.3). A customer's own operations are in own-account.graphql.ts.
  */
 import { builder } from '../graphql/builder.ts';
+import { pageType } from '../graphql/page-type.ts';
 import { pageSizeCost } from '../validation/paging.ts';
 import {
   accountIdInput,
@@ -12,7 +13,6 @@ import {
   setDisabledInput,
 } from './accounts.schema.ts';
 import {
-  type CustomerPage,
   createAdmin,
   createCustomer,
   listCustomers,
@@ -52,15 +52,11 @@ export const AdminType = builder.prismaObject('Admin', {
   }),
 });
 
-const CustomerPageType = builder.objectRef<CustomerPage>('CustomerPage').implement({
+const CustomerPageType = pageType({
+  name: 'CustomerPage',
   description: 'One page of customers, newest first.',
-  fields: (t) => ({
-    items: t.field({ type: [CustomerType], resolve: (page) => page.items }),
-    page: t.exposeInt('page', { complexity: 0 }),
-    limit: t.exposeInt('limit', { complexity: 0 }),
-    total: t.exposeInt('total', { complexity: 0, description: 'Customers matching the keyword, on every page.' }),
-    totalPages: t.exposeInt('totalPages', { complexity: 0 }),
-  }),
+  of: CustomerType,
+  total: 'Customers matching the keyword, on every page.',
 });
 
 const CreateCustomerInput = builder

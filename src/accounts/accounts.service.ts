@@ -6,10 +6,12 @@
  */
 import { hashPassword } from '../auth/password.ts';
 import { revokeCustomerSessions } from '../auth/sessions.service.ts';
+import { likeLiteral } from '../db/like.ts';
 import { isUniqueViolation } from '../db/prisma-errors.ts';
 import { type AppError, notFound, validationFailed } from '../errors/app-error.ts';
 import type { Admin, Customer, Prisma } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
+import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
 import type { CreateAdminInput, CreateCustomerInput, ListCustomersInput, SetDisabledInput } from './accounts.schema.ts';
 
 /** A unique-username violation as the field error a client can act on. */
@@ -43,21 +45,13 @@ export async function createAdmin(ctx: RequestContext, { username, password }: C
   }
 }
 
-export interface CustomerPage {
-  items: Customer[];
-  page: number;
-  limit: number;
-  total: number;
-  totalPages: number;
-}
-
 /** `customers`: newest first; the keyword matches the username or the nickname, `%` and `_` literally. */
 export async function listCustomers(
   ctx: RequestContext,
   { page, limit, keyword }: ListCustomersInput,
-): Promise<CustomerPage> {
+): Promise<Page<Customer>> {
   // Prisma sends `contains` as ILIKE '%…%' without escaping, so the wildcards are escaped here.
-  const literal = keyword?.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const literal = keyword && likeLiteral(keyword);
   const where: Prisma.CustomerWhereInput = literal
     ? {
         OR: [
@@ -66,11 +60,12 @@ export async function listCustomers(
         ],
       }
     : {};
+  const { offset, limit: take } = pageWindow({ page, limit });
   const [total, items] = await ctx.db.prisma.$transaction([
     ctx.db.prisma.customer.count({ where }),
-    ctx.db.prisma.customer.findMany({ where, orderBy: { id: 'desc' }, skip: (page - 1) * limit, take: limit }),
+    ctx.db.prisma.customer.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take }),
   ]);
-  return { items, page, limit, total, totalPages: Math.ceil(total / limit) };
+  return pageOf(items, { page, limit }, total);
 }
 
 /** Disables (revoking every session) or re-enables a customer. */

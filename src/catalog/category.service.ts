@@ -4,11 +4,14 @@
  */
 import { isForeignKeyViolation, isRecordMissing } from '../db/prisma-errors.ts';
 import { type AppError, notFound, validationFailed } from '../errors/app-error.ts';
-import type { Category, Prisma } from '../generated/prisma/client.ts';
+import type { Category } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
+import { catalogWrite, type Tx } from './catalog-write.ts';
 import type { CategoryInput } from './category.schema.ts';
 
-type Tx = Prisma.TransactionClient;
+const CREATED = { action: 'category.create', idOf: (c: Category) => c.id } as const;
+const UPDATED = { action: 'category.update', idOf: (c: Category) => c.id } as const;
+const DELETED = { action: 'category.delete', idOf: (id: number) => id } as const;
 
 const parentError = (message: string) => validationFailed([{ field: 'parentId', message }]);
 
@@ -27,48 +30,43 @@ async function assertValidParent(tx: Tx, parentId: number | null, id?: number): 
     throw parentError('must not be one of its own sub-categories');
 }
 
-export async function createCategory(ctx: RequestContext, input: CategoryInput): Promise<Category> {
-  const category = await ctx.db.prisma.$transaction(async (tx) => {
+export function createCategory(ctx: RequestContext, input: CategoryInput): Promise<Category> {
+  return catalogWrite(ctx, CREATED, async (tx) => {
     await assertValidParent(tx, input.parentId);
     return tx.category.create({ data: input });
   });
-  ctx.services.catalogCache.invalidate();
-  ctx.log.info({ category_id: category.id, by_admin: await ctx.auth.actingAdminId() }, 'category created');
-  return category;
 }
 
 /** Sets all three fields (an omitted parent moves the category to the top level). */
-export async function updateCategory(ctx: RequestContext, id: number, input: CategoryInput): Promise<Category> {
-  const category = await ctx.db.prisma.$transaction(async (tx) => {
+export function updateCategory(ctx: RequestContext, id: number, input: CategoryInput): Promise<Category> {
+  return catalogWrite(ctx, UPDATED, async (tx) => {
     const exists = await tx.category.findUnique({ where: { id }, select: { id: true } });
     if (!exists) throw notFound('category');
     await assertValidParent(tx, input.parentId, id);
     return tx.category.update({ where: { id }, data: input });
   });
-  ctx.services.catalogCache.invalidate();
-  ctx.log.info({ category_id: category.id, by_admin: await ctx.auth.actingAdminId() }, 'category updated');
-  return category;
 }
 
 /** Deletes an unused category; one with items or sub-categories is refused with the counts. */
 export async function deleteCategory(ctx: RequestContext, id: number): Promise<true> {
-  const category = await ctx.db.prisma.category.findUnique({
-    where: { id },
-    select: { _count: { select: { items: true, children: true } } },
-  });
-  if (!category) throw notFound('category');
-  const { items, children } = category._count;
-  if (items || children) throw inUse(items, children);
   try {
-    await ctx.db.prisma.category.delete({ where: { id } });
+    await catalogWrite(ctx, DELETED, async (tx) => {
+      const category = await tx.category.findUnique({
+        where: { id },
+        select: { _count: { select: { items: true, children: true } } },
+      });
+      if (!category) throw notFound('category');
+      const { items, children } = category._count;
+      if (items || children) throw inUse(items, children);
+      await tx.category.delete({ where: { id } });
+      return id;
+    });
   } catch (err) {
     // An item or sub-category added since our count (the foreign keys restrict deletion).
     if (isForeignKeyViolation(err)) throw inUse(1, 0);
     if (isRecordMissing(err)) throw notFound('category');
     throw err;
   }
-  ctx.services.catalogCache.invalidate();
-  ctx.log.info({ category_id: id, by_admin: await ctx.auth.actingAdminId() }, 'category deleted');
   return true;
 }
 

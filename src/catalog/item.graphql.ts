@@ -1,12 +1,13 @@
 /** Item, Sku and Image types, the public `items` / `item` queries and the admin item mutations (contract §4, §5). */
 import { notFound } from '../errors/app-error.ts';
 import { builder } from '../graphql/builder.ts';
+import { pageType } from '../graphql/page-type.ts';
 import type { RequestContext } from '../request-context.ts';
 import { pageSizeCost } from '../validation/paging.ts';
 import { CategoryType } from './category.graphql.ts';
 import { findItem, type ImageRow, type ItemRow, type SkuRow } from './item.repository.ts';
 import { createItemInput, ITEM_SORTS, idempotencyKey, listItemsInput, updateItemInput } from './item.schema.ts';
-import { createItem, deleteItem, type ItemPage, listItemPage, updateItem } from './item.service.ts';
+import { createItem, deleteItem, listItemPage, updateItem } from './item.service.ts';
 
 export const SkuType = builder.objectRef<SkuRow>('Sku').implement({
   description: 'A purchasable variant of an item.',
@@ -52,17 +53,11 @@ const ItemSortType = builder.enumType('ItemSort', {
   values: ITEM_SORTS,
 });
 
-const ItemPageType = builder.objectRef<ItemPage>('ItemPage').implement({
+const ItemPageType = pageType({
+  name: 'ItemPage',
   description: 'One page of items, in the order asked for (newest first by default).',
-  fields: (t) => ({
-    items: t.field({ type: [ItemType], resolve: (page) => page.items }),
-    // The page's own numbers are free: the `items` query multiplies everything below it by the page
-    // size, and these exist once per page, not once per item.
-    page: t.exposeInt('page', { complexity: 0 }),
-    limit: t.exposeInt('limit', { complexity: 0 }),
-    total: t.exposeInt('total', { complexity: 0, description: 'Items matching the filters, on every page.' }),
-    totalPages: t.exposeInt('totalPages', { complexity: 0 }),
-  }),
+  of: ItemType,
+  total: 'Items matching the filters, on every page.',
 });
 
 /** The item just written, read back the way every read sees it. */

@@ -3,35 +3,23 @@
  * Reads go through item.repository.ts (one statement each); writes through Prisma, in transactions.
  * Inputs arrive parsed (item.schema.ts, attached to the GraphQL inputs).
  */
+import { containsPattern } from '../db/like.ts';
 import { isForeignKeyViolation } from '../db/prisma-errors.ts';
 import { notFound, validationFailed } from '../errors/app-error.ts';
-import type { Prisma } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
+import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
+import { catalogWrite, type Tx } from './catalog-write.ts';
 import { createOnce } from './idempotency.ts';
 import { findItemPage, type ItemFilter, type ItemRow } from './item.repository.ts';
 import type { CreateItemInput, ListItemsInput, UpdateItemInput } from './item.schema.ts';
 
-type Tx = Prisma.TransactionClient;
-
-export interface ItemPage {
-  /** The page's items, in the order asked for. */
-  items: ItemRow[];
-  page: number;
-  limit: number;
-  /** Items matching the filters, on every page. */
-  total: number;
-  totalPages: number;
-}
-
-/** `%`, `_` and `\` are literal in a keyword (contract §4.1); ILIKE's escape character is `\`. */
-export const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** One page of the public list; a page past the end is empty, with the right total. */
-export async function listItemPage(ctx: RequestContext, input: ListItemsInput): Promise<ItemPage> {
+export async function listItemPage(ctx: RequestContext, input: ListItemsInput): Promise<Page<ItemRow>> {
   const { page, limit, categoryId, keyword, sort, minPrice, maxPrice, inStock } = input;
   const filter: ItemFilter = {
     categoryId: categoryId ?? undefined,
-    namePattern: keyword ? likePattern(keyword) : undefined,
+    // `%`, `_` and `\` are literal in a keyword (contract §4.1).
+    namePattern: keyword ? containsPattern(keyword) : undefined,
     minPrice: minPrice ?? undefined,
     maxPrice: maxPrice ?? undefined,
     inStock: inStock ? true : undefined,
@@ -48,16 +36,10 @@ export async function listItemPage(ctx: RequestContext, input: ListItemsInput): 
   ]);
   const generation = cache.generation;
   const known = cache.total(totalKey);
-  const { total, items } = await findItemPage(
-    ctx.catalogReads,
-    filter,
-    sort ?? 'newest',
-    limit,
-    (page - 1) * limit,
-    known,
-  );
+  const { offset } = pageWindow({ page, limit });
+  const { total, items } = await findItemPage(ctx.catalogReads, filter, sort ?? 'newest', limit, offset, known);
   if (known === undefined) cache.storeTotal(totalKey, total, generation);
-  return { items, page, limit, total, totalPages: Math.ceil(total / limit) };
+  return pageOf(items, { page, limit }, total);
 }
 
 /** A category id that does not exist, as the field error the contract asks for. */
@@ -99,22 +81,25 @@ export async function createItem(
   idempotencyKey?: string | null,
 ): Promise<number> {
   const { adminId } = await ctx.auth.admin();
+  // With a key, the transaction also records it, and a retry answers with the first request's item.
+  const transaction = idempotencyKey
+    ? (insert: (tx: Tx) => Promise<number>) => createOnce(ctx, adminId, idempotencyKey, input, insert)
+    : undefined;
   try {
-    const id = idempotencyKey
-      ? await createOnce(ctx, adminId, idempotencyKey, input, (tx) => insertItem(tx, input))
-      : await ctx.db.prisma.$transaction((tx) => insertItem(tx, input));
-    ctx.services.catalogCache.invalidate();
-    ctx.log.info({ item_id: id, by_admin: adminId }, 'item created');
-    return id;
+    return await catalogWrite(ctx, CREATED, (tx) => insertItem(tx, input), transaction);
   } catch (err) {
     throw asCategoryError(err);
   }
 }
 
+const CREATED = { action: 'item.create', idOf: (id: number) => id } as const;
+const UPDATED = { action: 'item.update', idOf: (id: number) => id } as const;
+const DELETED = { action: 'item.delete', idOf: (id: number) => id } as const;
+
 /** Changes the given fields; `skus` / `images` replace the whole set. One transaction. */
 export async function updateItem(ctx: RequestContext, id: number, input: UpdateItemInput): Promise<number> {
   try {
-    await ctx.db.prisma.$transaction(async (tx) => {
+    return await catalogWrite(ctx, UPDATED, async (tx) => {
       const current = await tx.item.findUnique({ where: { id }, select: { price: true } });
       if (!current) throw notFound('item');
       if (input.categoryId !== undefined) await assertCategoryExists(tx, input.categoryId);
@@ -140,20 +125,19 @@ export async function updateItem(ctx: RequestContext, id: number, input: UpdateI
           updatedAt: new Date(),
         },
       });
+      return id;
     });
   } catch (err) {
     throw asCategoryError(err);
   }
-  ctx.services.catalogCache.invalidate();
-  ctx.log.info({ item_id: id, by_admin: await ctx.auth.actingAdminId() }, 'item updated');
-  return id;
 }
 
 /** Deletes an item with its SKUs and images (they cascade); it vanishes from every read. */
 export async function deleteItem(ctx: RequestContext, id: number): Promise<true> {
-  const { count } = await ctx.db.prisma.item.deleteMany({ where: { id } });
-  if (count === 0) throw notFound('item');
-  ctx.services.catalogCache.invalidate();
-  ctx.log.info({ item_id: id, by_admin: await ctx.auth.actingAdminId() }, 'item deleted');
+  await catalogWrite(ctx, DELETED, async (tx) => {
+    const { count } = await tx.item.deleteMany({ where: { id } });
+    if (count === 0) throw notFound('item');
+    return id;
+  });
   return true;
 }

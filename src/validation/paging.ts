@@ -25,6 +25,29 @@ export const keywordArg = text()
   .nullish()
   .transform((v) => v || undefined);
 
+/** One page of a list (items §4.1, customers §8.3, the audit log): its rows and where it stands. */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  limit: number;
+  /** Rows matching the filters, on every page. */
+  total: number;
+  /** 0 when nothing matches; a page past the end is empty, with the right total. */
+  totalPages: number;
+}
+
+/** The rows a page covers, as SQL's OFFSET / LIMIT. */
+export const pageWindow = ({ page, limit }: { page: number; limit: number }) => ({ offset: (page - 1) * limit, limit });
+
+/** A page of `items` out of `total` matching rows. */
+export const pageOf = <T>(items: T[], { page, limit }: { page: number; limit: number }, total: number): Page<T> => ({
+  items,
+  page,
+  limit,
+  total,
+  totalPages: Math.ceil(total / limit),
+});
+
 /**
  * The page size a `limit` argument asks for, as the cost multiplier. Out-of-range values are clamped:
  * the argument's own validation then names `limit`, which says more than a cost error would.
