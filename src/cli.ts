@@ -19,9 +19,9 @@ import {
 import { ConfigError, cliPasswordFromEnv, loadConfig } from './config/config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { AppError } from './errors/app-error.ts';
+import { StartupError } from './errors/startup-error.ts';
 import type { Admin } from './generated/prisma/client.ts';
 import { createLogger } from './logger.ts';
-import { StartupError } from './process/startup-error.ts';
 import { operatorContext, type RequestContext } from './request-context.ts';
 import { openRuntime } from './runtime.ts';
 import { parseInput } from './validation/field-errors.ts';

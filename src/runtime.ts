@@ -5,12 +5,13 @@
 import type { BootstrapResult } from './accounts/bootstrap-admin.ts';
 import type { Config } from './config/config.ts';
 import { type Database, openDatabase } from './db/database.ts';
+import { databaseTarget } from './db/database-target.ts';
 import { applyMigrations, readMigrations } from './db/migrate.ts';
-import { databaseTarget, prepareDatabase } from './db/prepare.ts';
 import { waitForDatabase } from './db/wait-for-database.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { buildServices, type Services } from './services.ts';
+import { prepareDatabase } from './setup/prepare-database.ts';
 
 export interface Runtime {
   readonly config: Config;

@@ -9,7 +9,7 @@ import cluster from 'node:cluster';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { MigrationError } from './db/migrate.ts';
-import { StartupError } from './process/startup-error.ts';
+import { StartupError } from './errors/startup-error.ts';
 
 async function main(config: Config): Promise<void> {
   if (cluster.isPrimary && config.database.kind === 'postgres') {

@@ -4,8 +4,9 @@
  * what is awaited, then start-up stops with one line naming DATABASE_URL. What waiting cannot fix (a
  * wrong password, a database that does not exist) stops it at once. The URL's password is never shown.
  */
+
+import { StartupError } from '../errors/startup-error.ts';
 import type { Logger } from '../logger.ts';
-import { StartupError } from '../process/startup-error.ts';
 import type { SqlReader } from './database.ts';
 
 const RETRY_EVERY_MS = 500;

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { Registry } from 'prom-client';
-import { listenFailure } from '../process/startup-error.ts';
+import { listenFailure } from '../errors/startup-error.ts';
 
 /** Produces the Prometheus exposition text. */
 export type MetricsText = () => Promise<string>;

@@ -5,6 +5,7 @@
 import cluster from 'node:cluster';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config/config.ts';
+import { listenFailure, servicePort } from '../errors/startup-error.ts';
 import { schema } from '../graphql/schema.ts';
 import { createHttpServer } from '../http/http-server.ts';
 import { createLogger } from '../logger.ts';
@@ -14,7 +15,6 @@ import { listenForMetrics } from '../observability/metrics-endpoint.ts';
 import { restRoutes } from '../rest/routes.ts';
 import { openRuntime } from '../runtime.ts';
 import { bindListener, requestListeners, SERVING, STOP_ACCEPTING, STOPPED_ACCEPTING } from './shared-listener.ts';
-import { listenFailure, servicePort } from './startup-error.ts';
 import { warmUp } from './warm-up.ts';
 
 /** In-flight requests get this long after SIGTERM; what is still open then is closed. */

@@ -9,11 +9,11 @@
 import cluster, { type Worker } from 'node:cluster';
 import { keepCountersForWorkers } from '../auth/instance-counters.ts';
 import type { Config } from '../config/config.ts';
+import { listenFailure, servicePort } from '../errors/startup-error.ts';
 import { createLogger } from '../logger.ts';
 import { primaryClusterMetrics } from '../observability/cluster-metrics.ts';
 import { listenForMetrics } from '../observability/metrics-endpoint.ts';
 import { bindListener, SERVING, STOP_ACCEPTING, STOPPED_ACCEPTING, shareListener } from './shared-listener.ts';
-import { listenFailure, servicePort } from './startup-error.ts';
 
 /** A worker that dies within this long of its start counts as a crash loop: replacements slow down. */
 const HEALTHY_AFTER_MS = 10_000;

@@ -4,24 +4,11 @@
  */
 
 import { type BootstrapResult, ensureBootstrapAdmin } from '../accounts/bootstrap-admin.ts';
+import { seedDemoCatalog } from '../catalog/demo-catalog.ts';
 import type { Config } from '../config/config.ts';
+import type { Database } from '../db/database.ts';
+import { applyMigrations, readMigrations } from '../db/migrate.ts';
 import type { Logger } from '../logger.ts';
-import type { Database, DatabaseTarget } from './database.ts';
-import { seedDemoCatalog } from './demo-catalog.ts';
-import { applyMigrations, readMigrations } from './migrate.ts';
-
-/** The database the configuration names; `role` says who opens it (the embedded database's lock). */
-export function databaseTarget(config: Config, role = 'server'): DatabaseTarget {
-  return config.database.kind === 'postgres'
-    ? {
-        kind: 'postgres',
-        url: config.database.url,
-        poolSize: config.poolSize,
-        statementTimeoutMs: config.statementTimeoutMs,
-        replicaUrls: config.replicaUrls,
-      }
-    : { kind: 'pglite', dataDir: config.dataDir, role, statementTimeoutMs: config.statementTimeoutMs };
-}
 
 /**
  * Migrations, the bootstrap admin, the demo catalogue. Each step that does work says so before it

@@ -2,7 +2,7 @@
  * A small, believable demo catalogue seeded into an empty database in development, so a fresh
  * clone shows a working shop: a category tree, ~30 items (some with Chinese names), SKUs, images.
  */
-import type { Prisma } from './database.ts';
+import type { Prisma } from '../db/database.ts';
 
 interface DemoItem {
   name: string;
