@@ -20,5 +20,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     setupFiles: ['test/helpers/no-outside-network.ts'],
+    // A migrated database every file starts from (a PGlite snapshot, a PostgreSQL template).
+    globalSetup: ['test/helpers/global-setup.ts'],
   },
 });

@@ -6,7 +6,7 @@ import { openTestDatabase } from '../helpers/test-database.ts';
 
 let db: Database & { dispose(): Promise<void> };
 beforeEach(async () => {
-  db = await openTestDatabase();
+  db = await openTestDatabase({ empty: true });
 });
 afterEach(() => db.dispose());
 

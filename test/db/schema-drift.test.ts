@@ -87,7 +87,7 @@ function defaultIndexName(table: string, columns: string[], type: DmmfIndex['typ
 
 let db: Database & { dispose(): Promise<void> };
 beforeAll(async () => {
-  db = await openTestDatabase();
+  db = await openTestDatabase({ empty: true });
   await applyMigrations(db.sql, await readMigrations());
 });
 afterAll(() => db.dispose());

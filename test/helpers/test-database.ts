@@ -1,10 +1,14 @@
 /**
- * A fresh, empty database per test file: in-memory PGlite, or (TEST_DB=postgres) a new database on
- * the TEST_DATABASE_URL server, dropped afterwards, so runs and files never see each other's rows.
+ * A fresh database per test file: in-memory PGlite, or (TEST_DB=postgres) a new database on the
+ * TEST_DATABASE_URL server, dropped afterwards, so runs and files never see each other's rows. It
+ * starts migrated, from what global-setup.ts made once per run (a PGlite snapshot, a PostgreSQL
+ * template); `empty: true` gives one with no tables at all (the migration tests).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { type Database, type DatabaseTarget, openDatabase } from '../../src/db/database.ts';
+import { SNAPSHOT_ENV, TEMPLATE_ENV } from './global-setup.ts';
 
 export const TEST_DB = (process.env.TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
 
@@ -21,13 +25,28 @@ function adminUrl(): string {
   return url;
 }
 
-/** Creates an empty database; PGlite ones live in memory unless `dataDir` is given. */
-export async function createTestDatabase(dataDir?: string): Promise<TestDatabase> {
-  if (TEST_DB === 'pglite') return { target: { kind: 'pglite', dataDir }, drop: async () => {} };
+let snapshot: Blob | undefined;
+/** The migrated PGlite snapshot of this run, read once per test file (undefined outside `npm test`). */
+function migratedSnapshot(): Blob | undefined {
+  const path = process.env[SNAPSHOT_ENV];
+  if (path && !snapshot) snapshot = new Blob([readFileSync(path)]);
+  return snapshot;
+}
+
+/**
+ * Creates a migrated database (`empty`: without any table); PGlite ones live in memory unless
+ * `dataDir` is given (and then start empty, as a first `npm start` does).
+ */
+export async function createTestDatabase(dataDir?: string, opts: { empty?: boolean } = {}): Promise<TestDatabase> {
+  if (TEST_DB === 'pglite') {
+    const from = dataDir || opts.empty ? undefined : migratedSnapshot();
+    return { target: { kind: 'pglite', dataDir, snapshot: from }, drop: async () => {} };
+  }
   const name = `shop_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  const template = opts.empty ? undefined : process.env[TEMPLATE_ENV];
+  await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   await admin.end();
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
@@ -52,6 +71,8 @@ export interface TestDatabaseOptions {
   replicaUrls?: string[];
   /** PostgreSQL only: connections in the request pool (5 unless given). */
   poolSize?: number;
+  /** A database with no tables at all, instead of a migrated one (the migration tests). */
+  empty?: boolean;
 }
 
 /** Opens a fresh database (or `url`'s) with a `dispose` that closes it and drops what it created. */
@@ -60,7 +81,7 @@ export async function openTestDatabase(
 ): Promise<Database & { url?: string; dispose(): Promise<void> }> {
   const t: TestDatabase = opts.url
     ? { target: { kind: 'postgres', url: opts.url, poolSize: 5 }, url: opts.url, drop: async () => {} }
-    : await createTestDatabase();
+    : await createTestDatabase(undefined, { empty: opts.empty });
   let target = t.target;
   if (target.kind === 'postgres') {
     const url = new URL(target.url);
