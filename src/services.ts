@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import { type ConcurrencyLimit, createConcurrencyLimit } from './auth/concurrency-limit.ts';
 import { createLoginLimiter, type LoginLimiter } from './auth/login-limiter.ts';
-import { dummyHash } from './auth/password.ts';
+import { type PasswordHasher, passwordHasher } from './auth/password.ts';
 import { createTokenSystem, type TokenSystems } from './auth/token-system.ts';
 import { createWxClient, type WxClient } from './auth/wx-client.ts';
 import { CATALOG_CHANNEL, CatalogCache } from './catalog/catalog-cache.ts';
@@ -24,6 +24,8 @@ export interface Services {
   readonly tokens: TokenSystems;
   /** Brute-force limits on the login endpoints (memory, or Redis when REDIS_URL is set). */
   readonly loginLimiter: LoginLimiter;
+  /** argon2id at the configured cost. */
+  readonly passwords: PasswordHasher;
   /** Caps the password hashes computed at once (argon2id holds ~19 MiB while it runs). */
   readonly passwordHashing: ConcurrencyLimit;
   /** The WeChat client, or undefined when WX_APPID / WX_SECRET are not configured. */
@@ -42,7 +44,8 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     customer: createTokenSystem('customer', secrets.customer, config.jwt.customerTtl),
     admin: createTokenSystem('admin', secrets.admin, config.jwt.adminTtl),
   };
-  await dummyHash();
+  const passwords = passwordHasher(config.passwordCost);
+  await passwords.ready();
   const redis: Redis | undefined = config.redisUrl ? await openRedis(config.redisUrl, log) : undefined;
   const { appId, secret, apiBase } = config.wx;
   const catalogCache = new CatalogCache(
@@ -59,6 +62,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
   return {
     config,
     tokens,
+    passwords,
     loginLimiter: createLoginLimiter(config.login, redis),
     passwordHashing: createConcurrencyLimit(
       config.login.maxConcurrentHashes,

@@ -4,7 +4,6 @@
  * disabling an admin needs nothing more, because admin tokens are checked against the account on
  * every admin request.
  */
-import { hashPassword } from '../auth/password.ts';
 import { revokeCustomerSessions } from '../auth/sessions.service.ts';
 import { likeLiteral } from '../db/like.ts';
 import { isUniqueViolation } from '../db/prisma-errors.ts';
@@ -22,7 +21,7 @@ export async function createCustomer(
   ctx: RequestContext,
   { username, password, nickname }: CreateCustomerInput,
 ): Promise<Customer> {
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await ctx.services.passwords.hash(password);
   try {
     const customer = await ctx.db.prisma.customer.create({
       data: { username, passwordHash, nickname: nickname ?? null },
@@ -35,7 +34,7 @@ export async function createCustomer(
 }
 
 export async function createAdmin(ctx: RequestContext, { username, password }: CreateAdminInput): Promise<Admin> {
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await ctx.services.passwords.hash(password);
   try {
     const admin = await ctx.db.prisma.admin.create({ data: { username, passwordHash, role: 'admin' } });
     ctx.log.info({ admin_id: admin.id, by_admin: await ctx.auth.actingAdminId() }, 'admin created');
@@ -97,7 +96,7 @@ export async function setAdminDisabled(ctx: RequestContext, { id, disabled }: Se
  * transaction: whoever held the old password is logged out everywhere.
  */
 export async function resetCustomerPassword(ctx: RequestContext, id: number, password: string): Promise<Customer> {
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await ctx.services.passwords.hash(password);
   const customer = await ctx.db.prisma.$transaction(async (tx) => {
     const updated = await tx.customer.update({ where: { id }, data: { passwordHash } });
     await revokeCustomerSessions(tx, id);
@@ -111,7 +110,7 @@ export async function resetCustomerPassword(ctx: RequestContext, id: number, pas
 export async function resetAdminPassword(ctx: RequestContext, id: number, password: string): Promise<Admin> {
   const admin = await ctx.db.prisma.admin.update({
     where: { id },
-    data: { passwordHash: await hashPassword(password) },
+    data: { passwordHash: await ctx.services.passwords.hash(password) },
   });
   ctx.log.info({ admin_id: id }, 'admin password reset');
   return admin;

@@ -4,7 +4,7 @@
  * In development a missing password is generated and printed once, so a fresh clone can log in.
  */
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from '../auth/password.ts';
+import { passwordHasher } from '../auth/password.ts';
 import type { Config } from '../config/config.ts';
 import type { Prisma } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -37,7 +37,7 @@ export async function ensureBootstrapAdmin(prisma: Prisma, config: Config, log: 
     }
     password = generatedPassword = randomBytes(18).toString('base64url');
   }
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await passwordHasher(config.passwordCost).hash(password);
   // Two instances starting together may both get here; the unique username makes one of them lose quietly.
   const result = await prisma.admin.createMany({
     data: [{ username, passwordHash, role: 'admin' }],

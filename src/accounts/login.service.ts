@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LoginAttempt } from '../auth/login-limiter.ts';
-import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { openSession } from '../auth/sessions.service.ts';
 import type { IssuedToken } from '../auth/token-system.ts';
 import { AppError, accountDisabled, type Realm } from '../errors/app-error.ts';
@@ -41,13 +40,13 @@ export async function checkPassword<A extends { passwordHash: string | null }>(
   password: string,
   find: () => Promise<A | null>,
 ): Promise<A> {
-  const { loginLimiter, passwordHashing } = ctx.services;
+  const { loginLimiter, passwordHashing, passwords } = ctx.services;
   await loginLimiter.reserve(attempt);
   let account: A | null;
   let ok: boolean;
   try {
     account = await find();
-    ok = await passwordHashing.run(() => verifyPassword(account?.passwordHash, password));
+    ok = await passwordHashing.run(() => passwords.verify(account?.passwordHash, password));
   } catch (err) {
     await loginLimiter.release(attempt).catch(() => {});
     throw err;
@@ -88,7 +87,7 @@ export async function registerCustomer(
   { username, password, nickname }: RegisterInput,
 ): Promise<CustomerLogin> {
   await ctx.services.loginLimiter.admitRegistration(ctx.clientIp);
-  const passwordHash = await ctx.services.passwordHashing.run(() => hashPassword(password));
+  const passwordHash = await ctx.services.passwordHashing.run(() => ctx.services.passwords.hash(password));
   try {
     const login = await ctx.db.prisma.$transaction(async (tx) => {
       const customer = await tx.customer.create({ data: { username, passwordHash, nickname: nickname ?? null } });

@@ -5,7 +5,6 @@
  * session, so a stolen session does not outlive the password it was opened with.
  */
 
-import { hashPassword } from '../auth/password.ts';
 import { revokeCustomerSessions } from '../auth/sessions.service.ts';
 import type { Customer } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
@@ -35,7 +34,7 @@ export async function changePassword(
   // A mini-program account has no username (and no password, so the check always fails).
   const attempt = { realm: 'customer' as const, username: account.username ?? `#${customerId}`, ip: ctx.clientIp };
   await checkPassword(ctx, attempt, currentPassword, async () => account);
-  const passwordHash = await ctx.services.passwordHashing.run(() => hashPassword(newPassword));
+  const passwordHash = await ctx.services.passwordHashing.run(() => ctx.services.passwords.hash(newPassword));
   const revoked = await prisma.$transaction(async (tx) => {
     await tx.customer.update({ where: { id: customerId }, data: { passwordHash } });
     return revokeCustomerSessions(tx, customerId, sessionId);

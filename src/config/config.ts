@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import proxyaddr from 'proxy-addr';
+import type { PasswordCost } from '../auth/password.ts';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -223,6 +224,8 @@ function buildConfig(env: Env, terminal: boolean) {
     },
     wx: { appId: env.WX_APPID, secret: env.WX_SECRET, apiBase: env.WX_API_BASE.replace(/\/+$/, '') },
     redisUrl: env.REDIS_URL,
+    /** argon2id's cost: OWASP's, but for the test suite (auth/password.ts). */
+    passwordCost: (env.NODE_ENV === 'test' ? 'test' : 'owasp') as PasswordCost,
     /** Created when no admin exists; without a password one is generated and printed (development only). */
     bootstrapAdmin: { username: env.ADMIN_USERNAME ?? 'admin', password: env.ADMIN_PASSWORD },
     seedDemo: env.SEED_DEMO ?? !production,

@@ -3,7 +3,7 @@
  * setAdminDisabled — admin only, validated like every input, effective on the next request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../src/auth/password.ts';
+import { passwordHasher } from '../../src/auth/password.ts';
 import {
   adminLogin,
   CUSTOMER_PASSWORD,
@@ -18,6 +18,9 @@ import {
   uniqueEmail,
 } from '../helpers/accounts.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+// The test suite's cost (NODE_ENV=test): verifying reads the cost from the hash itself.
+const { verify: verifyPassword } = passwordHasher('test');
 
 let app: TestApp;
 let rootToken: string;

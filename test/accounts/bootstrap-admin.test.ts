@@ -4,10 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBootstrapAdmin } from '../../src/accounts/bootstrap-admin.ts';
-import { verifyPassword } from '../../src/auth/password.ts';
+import { passwordHasher } from '../../src/auth/password.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import type { Logger } from '../../src/logger.ts';
 import { BASE_ENV, startTestApp, TEST_ADMIN, type TestApp } from '../helpers/test-app.ts';
+
+// The test suite's cost (NODE_ENV=test): verifying reads the cost from the hash itself.
+const { verify: verifyPassword } = passwordHasher('test');
 
 let app: TestApp;
 beforeAll(async () => {

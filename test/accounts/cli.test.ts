@@ -8,9 +8,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../src/auth/password.ts';
+import { passwordHasher } from '../../src/auth/password.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+
+// The test suite's cost (NODE_ENV=test): verifying reads the cost from the hash itself.
+const { verify: verifyPassword } = passwordHasher('test');
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

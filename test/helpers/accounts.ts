@@ -1,9 +1,12 @@
 /** Builders for accounts and tokens in tests: real rows, real argon2 hashes, real signed tokens. */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { hashPassword } from '../../src/auth/password.ts';
+import { passwordHasher } from '../../src/auth/password.ts';
 import type { Customer } from '../../src/generated/prisma/client.ts';
 import { type ApiResponse, TEST_ADMIN, type TestApp } from './test-app.ts';
+
+// The test suite's cost (NODE_ENV=test): verifying reads the cost from the hash itself.
+const { hash: hashPassword } = passwordHasher('test');
 
 export const CUSTOMER_PASSWORD = 'correct horse battery staple';
 

@@ -8,13 +8,16 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll } from 'vitest';
-import { hashPassword } from '../../src/auth/password.ts';
+import { passwordHasher } from '../../src/auth/password.ts';
 import { loginAsAdmin, loginAsCustomer } from '../helpers/accounts.ts';
 import { makeCategory, makeItem } from '../helpers/catalog.ts';
 import { signAdminToken } from '../helpers/catalog-admin.ts';
 import { DbWatch, Tally } from '../helpers/hostile.ts';
 import { BASE_ENV, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { authorizationLines, type PresentedAuth, type TokenLabel } from './arbitraries.ts';
+
+// The test suite's cost (NODE_ENV=test): verifying reads the cost from the hash itself.
+const { hash: hashPassword } = passwordHasher('test');
 
 export const PROTECTED = {
   customerId: 987_654,

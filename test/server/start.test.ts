@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.ts';
 import { startService } from '../helpers/service-process.ts';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
 
@@ -18,7 +19,8 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'shop-start-'));
   env = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
   if (TEST_DB === 'postgres') {
-    database = await createTestDatabase();
+    // Empty, as a first `npm start` finds it: no tables, no migrations applied.
+    database = await createTestDatabase(undefined, { empty: true });
     env.DATABASE_URL = database.url!;
   }
 });
@@ -64,6 +66,15 @@ describe('npm start', () => {
       expect(await service.stop()).toBe(0);
     }
     expect(service.output()).toMatch(/"msg":"stopped"/);
+    // What `npm start` stored for the bootstrap admin: argon2id at OWASP's cost (the suite's own
+    // NODE_ENV=test cost never reaches a real start).
+    const db = await openDatabase(database ? database.target : { kind: 'pglite', dataDir });
+    try {
+      const [admin] = await db.prisma.admin.findMany({ select: { passwordHash: true } });
+      expect(admin?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    } finally {
+      await db.close();
+    }
   });
 
   it('when started again on the same data, then nothing is seeded twice and the secrets stay the same', async () => {
