@@ -8,9 +8,7 @@
  * NODE_ENV=production and development use OWASP's (test/auth/password-cost.test.ts holds both).
  */
 import { hash, verify } from '@node-rs/argon2';
-
-/** `owasp` everywhere but the test suite. */
-export type PasswordCost = 'owasp' | 'test';
+import type { PasswordCost } from '../config/config.ts';
 
 // `algorithm: 2` is Argon2id (the package exports it as a const enum, which isolated modules cannot read).
 const COSTS = {

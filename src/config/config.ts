@@ -4,8 +4,10 @@
  */
 import { availableParallelism } from 'node:os';
 import proxyaddr from 'proxy-addr';
-import type { PasswordCost } from '../auth/password.ts';
 import { z } from 'zod';
+
+/** argon2id's cost (auth/password.ts): `owasp` everywhere but the test suite. */
+export type PasswordCost = 'owasp' | 'test';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
