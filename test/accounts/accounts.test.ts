@@ -57,7 +57,7 @@ describe('createCustomer', () => {
       avatarUrl: null,
     });
     const stored = await app.db.prisma.customer.findUniqueOrThrow({ where: { id: res.body.data.createCustomer.id } });
-    expect(stored.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
     expect((await customerLogin(app, email, 'a-new-password')).status).toBe(200);
   });
 

@@ -1,7 +1,8 @@
 /**
- * `npm run cli -- …` as an operator runs it (`node --import tsx src/cli.ts`), on the embedded
+ * `npm run cli -- …` as an operator runs it (the bundle, `node dist/cli.js`), on the embedded
  * database in a temporary DATA_DIR or on a fresh PostgreSQL database. Passwords arrive on stdin or in
- * CLI_PASSWORD; one on the command line is refused.
+ * CLI_PASSWORD; one on the command line is refused. Every test makes the accounts it needs, under
+ * names of its own: none depends on another having run.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -10,12 +11,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordHasher } from '../../src/auth/password.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
+import { nodeScript } from '../helpers/service-process.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 
 // The test suite's cost (NODE_ENV=test): verifying reads the cost from the hash itself.
-const { verify: verifyPassword } = passwordHasher('test');
+const { hash: hashPassword, verify: verifyPassword } = passwordHasher('test');
 
 const ROOT = new URL('../../', import.meta.url).pathname;
+/** `npm run cli`'s command, bundled first as `npm run cli` does. */
+const CLI = nodeScript('cli');
 
 let database: TestDatabase;
 let env: Record<string, string>;
@@ -37,7 +41,7 @@ interface CliResult {
 /** Runs the CLI with `args`, writing `stdin` (if any) and closing it. */
 function cli(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    const child = spawn(process.execPath, [...CLI, ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -61,6 +65,16 @@ async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
     await db.close();
   }
 }
+
+/** An admin with `password`, written directly (the test's own account for the CLI to act on). */
+const seedAdmin = async (username: string, password = 'admin-password-1') =>
+  withDb(async (db) => db.prisma.admin.create({ data: { username, passwordHash: await hashPassword(password) } }));
+
+/** A customer with `password`, written directly. */
+const seedCustomer = async (username: string, password = 'customer-password-1') =>
+  withDb(async (db) =>
+    db.prisma.customer.create({ data: { username, passwordHash: await hashPassword(password), nickname: null } }),
+  );
 
 /** A live session for the customer, written directly (the CLI must revoke it). */
 function openSessionOf(username: string) {
@@ -121,40 +135,43 @@ describe('npm run cli', () => {
     const short = await cli(['create-customer', 'dave@example.com'], { stdin: 'short\n' });
     expect(short.code).toBe(1);
     expect(short.stderr).toMatch(/password: must be at least 8 characters/);
-    const taken = await cli(['create-admin', 'ops-lead'], { stdin: 'another-password\n' });
+    await seedAdmin('taken-lead');
+    const taken = await cli(['create-admin', 'taken-lead'], { stdin: 'another-password\n' });
     expect(taken.code).toBe(1);
     expect(taken.stderr).toMatch(/username: is already taken/);
   });
 
   it('when a customer is disabled and enabled again, then the flag follows and the sessions are revoked', async () => {
-    await openSessionOf('carol@example.com');
-    const disabled = await cli(['disable-customer', 'CAROL@example.com']);
+    await seedCustomer('erin@example.com');
+    await openSessionOf('erin@example.com');
+    const disabled = await cli(['disable-customer', 'ERIN@example.com']);
     expect(disabled.code).toBe(0);
-    expect(disabled.stdout).toMatch(/disabled \(sessions revoked\) customer #\d+ carol@example\.com/);
+    expect(disabled.stdout).toMatch(/disabled \(sessions revoked\) customer #\d+ erin@example\.com/);
     await withDb(async (db) => {
-      const carol = await db.prisma.customer.findUniqueOrThrow({
-        where: { username: 'carol@example.com' },
+      const erin = await db.prisma.customer.findUniqueOrThrow({
+        where: { username: 'erin@example.com' },
         include: { sessions: true },
       });
-      expect(carol.disabled).toBe(true);
-      expect(carol.sessions.every((s) => s.revokedAt !== null)).toBe(true);
+      expect(erin.disabled).toBe(true);
+      expect(erin.sessions.every((s) => s.revokedAt !== null)).toBe(true);
     });
-    expect((await cli(['enable-customer', 'carol@example.com'])).code).toBe(0);
+    expect((await cli(['enable-customer', 'erin@example.com'])).code).toBe(0);
     await withDb(async (db) =>
-      expect((await db.prisma.customer.findUniqueOrThrow({ where: { username: 'carol@example.com' } })).disabled).toBe(
+      expect((await db.prisma.customer.findUniqueOrThrow({ where: { username: 'erin@example.com' } })).disabled).toBe(
         false,
       ),
     );
   });
 
   it('when an admin is disabled and enabled, then the flag follows; an unknown name or command fails', async () => {
-    expect((await cli(['disable-admin', 'ops-lead'])).stdout).toMatch(/disabled admin #\d+ ops-lead/);
+    await seedAdmin('night-lead');
+    expect((await cli(['disable-admin', 'night-lead'])).stdout).toMatch(/disabled admin #\d+ night-lead/);
     await withDb(async (db) =>
-      expect((await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } })).disabled).toBe(true),
+      expect((await db.prisma.admin.findUniqueOrThrow({ where: { username: 'night-lead' } })).disabled).toBe(true),
     );
-    expect((await cli(['enable-admin', 'ops-lead'])).code).toBe(0);
+    expect((await cli(['enable-admin', 'night-lead'])).code).toBe(0);
     await withDb(async (db) =>
-      expect((await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } })).disabled).toBe(false),
+      expect((await db.prisma.admin.findUniqueOrThrow({ where: { username: 'night-lead' } })).disabled).toBe(false),
     );
 
     const unknown = await cli(['disable-admin', 'nobody']);
@@ -168,41 +185,46 @@ describe('npm run cli', () => {
 
 describe('npm run cli — password resets and the admin list (contract §8.1)', () => {
   it('when reset-password admin gets a new password on stdin, then that admin logs in with it, and only that admin changes', async () => {
+    await seedAdmin('reset-lead');
+    await seedAdmin('bystander');
     const before = await withDb((db) => db.prisma.admin.findMany({ orderBy: { id: 'asc' } }));
-    const res = await cli(['reset-password', 'admin', 'ops-lead'], { stdin: 'recovered-password\n' });
+    const res = await cli(['reset-password', 'admin', 'reset-lead'], { stdin: 'recovered-password\n' });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^password reset for admin #\d+ ops-lead\n$/);
+    expect(res.stdout).toMatch(/^password reset for admin #\d+ reset-lead\n$/);
     expect(res.stdout).not.toContain('recovered-password');
     await withDb(async (db) => {
       const admins = await db.prisma.admin.findMany({ orderBy: { id: 'asc' } });
-      const lead = admins.find((a) => a.username === 'ops-lead')!;
+      const lead = admins.find((a) => a.username === 'reset-lead')!;
       expect(await verifyPassword(lead.passwordHash, 'recovered-password')).toBe(true);
-      for (const other of admins.filter((a) => a.username !== 'ops-lead')) {
+      expect(admins.length).toBeGreaterThanOrEqual(2);
+      for (const other of admins.filter((a) => a.username !== 'reset-lead')) {
         expect(other.passwordHash).toBe(before.find((b) => b.id === other.id)!.passwordHash);
       }
     });
   });
 
   it('when reset-password customer runs, then the new password is set and every session of the customer is revoked', async () => {
-    await openSessionOf('carol@example.com');
-    const res = await cli(['reset-password', 'customer', ' Carol@Example.com '], {
-      env: { CLI_PASSWORD: 'carol-new-password' },
+    await seedCustomer('frank@example.com');
+    await openSessionOf('frank@example.com');
+    const res = await cli(['reset-password', 'customer', ' Frank@Example.com '], {
+      env: { CLI_PASSWORD: 'frank-new-password' },
     });
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/password reset for customer #\d+ carol@example\.com \(sessions revoked\)/);
+    expect(res.stdout).toMatch(/password reset for customer #\d+ frank@example\.com \(sessions revoked\)/);
     await withDb(async (db) => {
-      const carol = await db.prisma.customer.findUniqueOrThrow({
-        where: { username: 'carol@example.com' },
+      const frank = await db.prisma.customer.findUniqueOrThrow({
+        where: { username: 'frank@example.com' },
         include: { sessions: true },
       });
-      expect(await verifyPassword(carol.passwordHash, 'carol-new-password')).toBe(true);
-      expect(carol.sessions.length).toBeGreaterThan(0);
-      expect(carol.sessions.every((s) => s.revokedAt !== null)).toBe(true);
+      expect(await verifyPassword(frank.passwordHash, 'frank-new-password')).toBe(true);
+      expect(frank.sessions.length).toBeGreaterThan(0);
+      expect(frank.sessions.every((s) => s.revokedAt !== null)).toBe(true);
     });
   });
 
   it('when reset-password is misused, then usage (exit 2), an unknown account or a short password (exit 1), nothing changed', async () => {
+    await seedAdmin('misuse-lead', 'misuse-lead-password');
     for (const args of [
       ['reset-password'],
       ['reset-password', 'root'],
@@ -216,26 +238,26 @@ describe('npm run cli — password resets and the admin list (contract §8.1)', 
     const unknown = await cli(['reset-password', 'admin', 'nobody'], { stdin: 'whatever-password\n' });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/No such admin/);
-    const short = await cli(['reset-password', 'admin', 'ops-lead'], { stdin: 'short\n' });
+    const short = await cli(['reset-password', 'admin', 'misuse-lead'], { stdin: 'short\n' });
     expect(short.code).toBe(1);
     expect(short.stderr).toMatch(/password: must be at least 8 characters/);
-    const argv = await cli(['reset-password', 'admin', 'ops-lead', '--password', 'x-password-1']);
+    const argv = await cli(['reset-password', 'admin', 'misuse-lead', '--password', 'x-password-1']);
     expect(argv.code).toBe(2);
     await withDb(async (db) => {
-      const lead = await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } });
-      expect(await verifyPassword(lead.passwordHash, 'recovered-password')).toBe(true);
+      const lead = await db.prisma.admin.findUniqueOrThrow({ where: { username: 'misuse-lead' } });
+      expect(await verifyPassword(lead.passwordHash, 'misuse-lead-password')).toBe(true);
     });
   });
 
   it('when list-admins runs, then every admin is listed with role, status and creation time, and no hash', async () => {
-    await cli(['disable-admin', 'ops-lead']);
+    await seedAdmin('listed-lead');
+    await cli(['disable-admin', 'listed-lead']);
     const res = await cli(['list-admins']);
     expect(res.code).toBe(0);
     const lines = res.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^id\s+username\s+role\s+status\s+created_at$/);
-    expect(lines.some((l) => /^\d+\s+ops-lead\s+admin\s+disabled\s+\d{4}-\d{2}-\d{2}T/.test(l))).toBe(true);
+    expect(lines.some((l) => /^\d+\s+listed-lead\s+admin\s+disabled\s+\d{4}-\d{2}-\d{2}T/.test(l))).toBe(true);
     expect(res.stdout).not.toContain('$argon2id$');
     expect((await cli(['list-admins', 'extra'])).code).toBe(2);
-    await cli(['enable-admin', 'ops-lead']);
   });
 });

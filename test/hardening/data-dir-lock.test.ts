@@ -10,15 +10,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCK_FILE, STALE_AFTER_MS } from '../../src/db/data-dir-lock.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { startArgs, startService } from '../helpers/service-process.ts';
+import { nodeScript, startArgs, startService } from '../helpers/service-process.ts';
 import { TEST_DB } from '../helpers/test-database.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** Runs a TypeScript entry point as `npm run` does; resolves with its exit code and output. */
+/** Runs a command as `npm run` does (`cli`: the bundle; a .ts script: with tsx); its exit code and output. */
 function run(script: string, args: string[], env: Record<string, string>) {
+  const command = script === 'cli' ? nodeScript('cli') : ['--import', 'tsx', script];
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, [...command, ...args], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
@@ -47,7 +48,7 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
     const owner = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as { pid: number };
     try {
       const inUse = new RegExp(`in use by process ${owner.pid} \\(server`);
-      const cli = await run('src/cli.ts', ['create-admin', 'second-writer'], {
+      const cli = await run('cli', ['create-admin', 'second-writer'], {
         DATA_DIR: dataDir,
         CLI_PASSWORD: 'second-writer-pw',
       });
@@ -70,7 +71,7 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
     } finally {
       await db.close();
     }
-    const cli = await run('src/cli.ts', ['create-admin', 'second-writer'], {
+    const cli = await run('cli', ['create-admin', 'second-writer'], {
       DATA_DIR: dataDir,
       CLI_PASSWORD: 'second-writer-pw',
     });

@@ -50,10 +50,7 @@ export interface ProcessOptions {
   onLine?: (line: string) => void;
 }
 
-interface Scripts {
-  start: string;
-  prestart?: string;
-}
+type Scripts = Record<string, string | undefined> & { start: string };
 
 /** `node <args>` of a package.json script, as arguments for this Node binary. */
 function nodeArgs(script: string): string[] {
@@ -80,8 +77,15 @@ export function buildOnce(): void {
 
 /** What `npm start` runs, built. */
 export function startArgs(): string[] {
+  return nodeScript('start');
+}
+
+/** Node's arguments for a package.json script that runs the bundle (`start`, `cli`), built first. */
+export function nodeScript(name: string): string[] {
   buildOnce();
-  return nodeArgs(scripts().start);
+  const script = scripts()[name];
+  if (!script) throw new Error(`package.json has no script "${name}"`);
+  return nodeArgs(script);
 }
 
 /** A port that was free a moment ago. */
