@@ -15,6 +15,7 @@ import type { Database } from './db/database.ts';
 import { openRedis } from './db/redis.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './observability/metrics.ts';
+import { SynonymIndexCache } from './search/synonym-index.ts';
 
 /** Logins that may wait for a hashing slot, per slot; beyond that a burst is refused with 429. */
 const QUEUED_LOGINS_PER_HASH_SLOT = 32;
@@ -32,6 +33,8 @@ export interface Services {
   readonly wx: WxClient | undefined;
   /** Public catalogue answers and list totals, emptied by every catalogue change (contract §7.6). */
   readonly catalogCache: CatalogCache;
+  /** The synonym groups searches expand terms with, kept per catalogue generation (contract §9.4). */
+  readonly synonyms: SynonymIndexCache;
   /** This process's Prometheus metrics (observability/metrics.ts). */
   readonly metrics: Metrics;
   /** Releases what the services hold (connections, timers). */
@@ -70,6 +73,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     ),
     wx: appId && secret ? createWxClient({ appId, secret, apiBase, log }) : undefined,
     catalogCache,
+    synonyms: new SynonymIndexCache(catalogCache),
     metrics,
     close: async () => {
       await stopListening();

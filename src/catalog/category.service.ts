@@ -10,7 +10,12 @@ import { catalogWrite, type Tx } from './catalog-write.ts';
 import type { CategoryInput } from './category.schema.ts';
 
 const CREATED = { action: 'category.create', idOf: (c: Category) => c.id } as const;
-const UPDATED = { action: 'category.update', idOf: (c: Category) => c.id } as const;
+// A rename or a move changes the category path of every item below it.
+const UPDATED = {
+  action: 'category.update',
+  idOf: (c: Category) => c.id,
+  search: (c: Category) => ({ categoryTree: c.id }),
+} as const;
 const DELETED = { action: 'category.delete', idOf: (id: number) => id } as const;
 
 const parentError = (message: string) => validationFailed([{ field: 'parentId', message }]);

@@ -3,11 +3,13 @@ import { notFound } from '../errors/app-error.ts';
 import { builder } from '../graphql/builder.ts';
 import { pageType } from '../graphql/page-type.ts';
 import type { RequestContext } from '../request-context.ts';
+import { FacetsType, SpecFilterInput } from '../search/facets.graphql.ts';
+import { findFacets } from '../search/facets.ts';
 import { pageSizeCost } from '../validation/paging.ts';
 import { CategoryType } from './category.graphql.ts';
 import { findItem, type ImageRow, type ItemRow, type SkuRow } from './item.repository.ts';
 import { createItemInput, ITEM_SORTS, idempotencyKey, listItemsInput, updateItemInput } from './item.schema.ts';
-import { createItem, deleteItem, listItemPage, updateItem } from './item.service.ts';
+import { createItem, deleteItem, type ItemPage, listItemPage, updateItem } from './item.service.ts';
 
 export const SkuType = builder.objectRef<SkuRow>('Sku').implement({
   description: 'A purchasable variant of an item.',
@@ -53,12 +55,23 @@ const ItemSortType = builder.enumType('ItemSort', {
   values: ITEM_SORTS,
 });
 
-const ItemPageType = pageType({
+const ItemPageType = pageType<ItemRow, ItemPage>({
   name: 'ItemPage',
-  description: 'One page of items, in the order asked for (newest first by default).',
+  description: 'One page of items, in the order asked for (best match first with a keyword, else newest first).',
   of: ItemType,
   total: 'Items matching the filters, on every page.',
 });
+
+builder.objectField(ItemPageType, 'facets', (t) =>
+  t.field({
+    type: FacetsType,
+    // Once per page, not per row: free in the budget like the page's numbers (facets.graphql.ts says why).
+    complexity: 0,
+    description:
+      'Counts per category, price bucket, spec value and stock (contract §9.2); computed only when selected.',
+    resolve: (page, _args, ctx) => findFacets(ctx.catalogReads, page.filter),
+  }),
+);
 
 /** The item just written, read back the way every read sees it. */
 async function written(ctx: RequestContext, id: number): Promise<ItemRow> {
@@ -121,18 +134,27 @@ builder.queryFields((t) => ({
     // The page's items cost `limit` times what is selected of each (contract §7.2).
     complexity: (args) => ({ field: 1, multiplier: pageSizeCost(args.limit) }),
     description:
-      'Items, newest first unless `sort` says otherwise. Public. `categoryId` includes sub-categories; `keyword` is a ' +
-      'case-insensitive substring of the name; `total` counts what the filters match.',
+      'Items. Public. `keyword` searches names, category paths, SKU codes and specs, and descriptions, in Chinese, ' +
+      'pinyin and with synonyms (contract §9.1), best match first; without one, newest first. `categoryId` includes ' +
+      'sub-categories; `specs` keeps items with one SKU matching every named spec; `total` counts what the filters match.',
     args: t.validate(
       {
         page: t.arg.int({ description: 'Page number, from 1; default 1.' }),
         limit: t.arg.int({ description: '1..100, default 20.' }),
         categoryId: t.arg.int({ description: 'A category id; items of its sub-categories are included.' }),
-        keyword: t.arg.string({ description: 'Trimmed, at most 100 characters; `%` and `_` are literal.' }),
-        sort: t.arg({ type: ItemSortType, description: 'Default `newest`.' }),
+        keyword: t.arg.string({
+          description:
+            'Trimmed, at most 100 characters. Every term must be found (Chinese by dictionary words; the last word may ' +
+            'be the start of one); an item whose name contains the whole keyword always matches (`%` and `_` literal).',
+        }),
+        sort: t.arg({ type: ItemSortType, description: 'Default `relevance` with a keyword, else `newest`.' }),
         minPrice: t.arg({ type: 'Money', description: 'Inclusive; not above `maxPrice`.' }),
         maxPrice: t.arg({ type: 'Money', description: 'Inclusive.' }),
         inStock: t.arg.boolean({ description: '`true`: only items with stock > 0; `false`: no filter.' }),
+        specs: t.arg({
+          type: [SpecFilterInput],
+          description: 'At most 10 names: an item matches when one SKU has, for every name, one of its values.',
+        }),
       },
       listItemsInput,
     ),

@@ -7,6 +7,7 @@
  * through `pg`, and an item page needed four of them; here a page or an item is one statement.
  */
 import type { SqlReader } from '../db/database.ts';
+import { compileItemQuery, type ItemFilter, type ItemQuery, matchingItems, withClause } from '../search/item-query.ts';
 import type { ItemSort } from './item.schema.ts';
 
 /** A category as answers show it. */
@@ -71,57 +72,38 @@ export async function findItem(sql: SqlReader, id: number): Promise<ItemRow | nu
   return row ? (JSON.parse(row.item) as ItemRow) : null;
 }
 
-export interface ItemFilter {
-  categoryId?: number;
-  /** An ILIKE pattern. */
-  namePattern?: string;
-  /** Inclusive bounds, as canonical decimal text. */
-  minPrice?: string;
-  maxPrice?: string;
-  /** Only items with stock > 0. */
-  inStock?: true;
-}
-
 /** Each order ends with the id (newest first), so a page is always the same rows; each has its index. */
-const ORDER_BY: Record<ItemSort, string> = {
+const ORDER_BY: Record<Exclude<ItemSort, 'relevance'>, string> = {
   newest: 'i.created_at DESC, i.id DESC',
   price_asc: 'i.price, i.id DESC',
   price_desc: 'i.price DESC, i.id DESC',
   name_asc: 'i.name, i.id DESC',
 };
 
-/** The WITH clause and WHERE conditions of a filter, with its parameters appended to `params`. */
-function filterSql(filter: ItemFilter, params: unknown[]): { tree: string; where: string } {
-  const conditions: string[] = [];
-  let tree = '';
-  if (filter.categoryId !== undefined) {
-    params.push(filter.categoryId);
-    tree = `WITH RECURSIVE tree AS (
-      SELECT id FROM categories WHERE id = $${params.length}
-      UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)`;
-    conditions.push('i.category_id IN (SELECT id FROM tree)');
+/**
+ * The page's order: `inner` sorts the matches (with the keyword's columns at hand), `keys` are what
+ * the page's rows carry out of it, `outer` orders the rows in the answer by them.
+ */
+function orderOf(query: ItemQuery, sort: ItemSort): { inner: string; keys: string; outer: string } {
+  const k = query.keyword;
+  if (sort === 'relevance' && k) {
+    // Best match first (contract §9.1: tier, then terms closer together and earlier in the name), then newest.
+    const { rank, span, first } = k.relevance();
+    return {
+      inner: `rel_rank, rel_span, rel_first, ${ORDER_BY.newest}`,
+      keys: `, ${rank} AS rel_rank, ${span} AS rel_span, ${first} AS rel_first`,
+      outer: `p.rel_rank, p.rel_span, p.rel_first, ${ORDER_BY.newest}`,
+    };
   }
-  if (filter.namePattern !== undefined) {
-    params.push(filter.namePattern);
-    conditions.push(`i.name ILIKE $${params.length}`);
-  }
-  if (filter.minPrice !== undefined) {
-    params.push(filter.minPrice);
-    conditions.push(`i.price >= $${params.length}::numeric`);
-  }
-  if (filter.maxPrice !== undefined) {
-    params.push(filter.maxPrice);
-    conditions.push(`i.price <= $${params.length}::numeric`);
-  }
-  if (filter.inStock) conditions.push('i.stock > 0');
-  return { tree, where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '' };
+  const order = ORDER_BY[sort === 'relevance' ? 'newest' : sort];
+  return { inner: order, keys: '', outer: order };
 }
 
 /**
  * One page in the given order and — unless `knownTotal` is given (a cached count) — the number of
  * matching items, in one statement. Filters are spliced in only when present, so each combination is
  * planned for its own index (docs/explain.md): an order's index alone, category + newest-first, the
- * trigram index on names, or a price index for a price range.
+ * search documents' lookup index for a keyword, or a price index for a price range.
  */
 export async function findItemPage(
   sql: SqlReader,
@@ -131,17 +113,17 @@ export async function findItemPage(
   offset: number,
   knownTotal?: number,
 ): Promise<{ total: number; items: ItemRow[] }> {
-  const params: unknown[] = [limit, offset];
-  const { tree, where } = filterSql(filter, params);
-  const order = ORDER_BY[sort];
-  const count = knownTotal === undefined ? `(SELECT count(*)::int FROM items i ${where})` : 'NULL::int';
+  const query = compileItemQuery(filter, [limit, offset]);
+  const from = matchingItems(query);
+  const order = orderOf(query, sort);
+  const count = knownTotal === undefined ? `(SELECT count(*)::int ${from})` : 'NULL::int';
   const [row] = await sql.query<{ total: number | null; items: string }>(
-    `${tree}
+    `${withClause(query)}
      SELECT ${count} AS total,
-            (SELECT COALESCE(json_agg(${ITEM_JSON} ORDER BY ${order}), '[]')::text
-               FROM (SELECT i.id FROM items i ${where} ORDER BY ${order} LIMIT $1 OFFSET $2) p
+            (SELECT COALESCE(json_agg(${ITEM_JSON} ORDER BY ${order.outer}), '[]')::text
+               FROM (SELECT i.id${order.keys} ${from} ORDER BY ${order.inner} LIMIT $1 OFFSET $2) p
                JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id) AS items`,
-    params,
+    query.params,
   );
   // An aggregate over subqueries: always exactly one row.
   return { total: knownTotal ?? row!.total ?? 0, items: JSON.parse(row!.items) as ItemRow[] };

@@ -1,6 +1,7 @@
 /** REST routes of contract §4.1, §4.2, §4.4: each row runs an item operation with snake_case aliases. */
 import { notFound } from '../errors/app-error.ts';
 import type { RestRequest, RestRoute } from '../rest/route.ts';
+import { specFiltersFromQuery } from '../search/spec-filter.ts';
 import { INT32_MAX } from '../validation/rules.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
 
@@ -10,6 +11,35 @@ export const REST_ITEM_FIELDS = /* GraphQL */ `
   skus { id sku_code: skuCode specs price stock }
   images { id url sort_order: sortOrder }
   created_at: createdAt updated_at: updatedAt`;
+
+/** The facets of contract §9.2 with REST names. */
+const REST_FACET_FIELDS = /* GraphQL */ `
+  categories { id name parent_id: parentId count }
+  price { min max buckets { from to count } }
+  specs { name values { value count } }
+  in_stock: inStock`;
+
+/** `spec`: REST's spelling of `specs`, documented by hand (it is no variable of the operation). */
+const SPEC_PARAMETER = {
+  name: 'spec',
+  description:
+    'Repeatable `name:value` (`spec=color:red&spec=color:blue&spec=size:42`): an item matches when one of its SKUs ' +
+    'has, for every named spec, one of the listed values (values of one name are OR, names are AND; compared ' +
+    'case-insensitively after trimming). At most 10 names and 20 values each, each 1..64 characters.',
+  schema: { type: 'array', items: { type: 'string', pattern: '^[^:]+:.+$' } },
+  style: 'form',
+  explode: true,
+  replaces: 'specs',
+} as const;
+
+/** `facets`: a variable of the operation (it selects `facets`), not an argument of `items`. */
+const FACETS_PARAMETER = {
+  name: 'facets',
+  description:
+    '`true` adds `facets` to the page: counts per category, price bucket, spec value and in stock, each ignoring ' +
+    'its own filter (contract §9.2).',
+  schema: { type: 'boolean', default: false },
+} as const;
 
 /** A path id; anything that cannot be an item id is simply not found (contract §4.2). */
 function itemIdOf(req: RestRequest): { id: number } {
@@ -24,22 +54,27 @@ export const itemRoutes: RestRoute[] = [
     method: 'GET',
     path: '/api/v1/items',
     summary:
-      'List items (newest first, or by price or name); filter by category (with sub-categories), keyword, price range, stock',
+      'List or search items: keyword (Chinese, pinyin, synonyms; best match first), category (with sub-categories), ' +
+      'price range, stock, SKU specs; facets on request',
     tag: 'Catalogue',
     document: /* GraphQL */ `
       query RestItems(
-        $page: Int, $limit: Int, $categoryId: Int, $keyword: String,
-        $sort: ItemSort, $minPrice: Money, $maxPrice: Money, $inStock: Boolean
+        $page: Int, $limit: Int, $categoryId: Int, $keyword: String, $sort: ItemSort,
+        $minPrice: Money, $maxPrice: Money, $inStock: Boolean, $specs: [SpecFilter!], $facets: Boolean = false
       ) {
         items(
-          page: $page, limit: $limit, categoryId: $categoryId, keyword: $keyword,
-          sort: $sort, minPrice: $minPrice, maxPrice: $maxPrice, inStock: $inStock
+          page: $page, limit: $limit, categoryId: $categoryId, keyword: $keyword, sort: $sort,
+          minPrice: $minPrice, maxPrice: $maxPrice, inStock: $inStock, specs: $specs
         ) {
           items { ${REST_ITEM_FIELDS} }
           page limit total total_pages: totalPages
+          facets @include(if: $facets) { ${REST_FACET_FIELDS} }
         }
       }`,
     input: { from: 'query' },
+    // `spec=color:red&spec=size:42` (repeatable) is GraphQL's `specs: [{name, values}]`.
+    variables: (req) => ({ specs: specFiltersFromQuery(req.queryAll('spec')) }),
+    queryParameters: [SPEC_PARAMETER, FACETS_PARAMETER],
     result: 'items',
     publicRead: true,
     example: { query: { page: 1, limit: 5 } },

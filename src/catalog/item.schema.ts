@@ -4,14 +4,15 @@
  * money strings, images as objects with their sort order): what services receive.
  */
 import { z } from 'zod';
+import { type SpecFilter, specFilters } from '../search/spec-filter.ts';
 import { money } from '../validation/money.ts';
 import { keywordArg, pageArgs } from '../validation/paging.ts';
 import { httpUrl, INT32_MAX, int, isStorableText, rule, text, UNSTORABLE_TEXT } from '../validation/rules.ts';
 
 export const nullishToUndefined = <T>(v: T | null | undefined) => v ?? undefined;
 
-/** The list orders of contract §8.2; ties are broken by id, newest (highest) first. */
-export const ITEM_SORTS = ['newest', 'price_asc', 'price_desc', 'name_asc'] as const;
+/** The list orders of contract §8.2 and §9.1; ties are broken by id, newest (highest) first. */
+export const ITEM_SORTS = ['relevance', 'newest', 'price_asc', 'price_desc', 'name_asc'] as const;
 export type ItemSort = (typeof ITEM_SORTS)[number];
 
 export const listItemsInput = z
@@ -20,10 +21,8 @@ export const listItemsInput = z
     categoryId: int(1, INT32_MAX, 'must be a positive integer').nullish().transform(nullishToUndefined),
     // An empty keyword means no filter (contract §4.1).
     keyword: keywordArg,
-    sort: z
-      .enum(ITEM_SORTS, { error: `must be one of ${ITEM_SORTS.join(', ')}` })
-      .nullish()
-      .transform((v) => v ?? 'newest'),
+    // Default: best match first with a keyword, newest first without (contract §9.1).
+    sort: z.enum(ITEM_SORTS, { error: `must be one of ${ITEM_SORTS.join(', ')}` }).nullish(),
     minPrice: money().nullish().transform(nullishToUndefined),
     maxPrice: money().nullish().transform(nullishToUndefined),
     // `false` is no filter (contract §8.2), so only `true` is kept.
@@ -31,11 +30,13 @@ export const listItemsInput = z
       .boolean({ error: 'must be true or false' })
       .nullish()
       .transform((v) => v === true || undefined),
+    specs: specFilters.nullish().transform(nullishToUndefined),
   })
   .superRefine((input, ctx) => {
     if (input.minPrice !== undefined && input.maxPrice !== undefined && Number(input.minPrice) > Number(input.maxPrice))
       ctx.addIssue({ code: 'custom', path: ['minPrice'], message: 'must not be greater than the maximum price' });
-  });
+  })
+  .transform((input) => ({ ...input, sort: input.sort ?? (input.keyword ? 'relevance' : 'newest') }) as const);
 /** The parsed list arguments (optional filters may arrive as null from GraphQL's typing). */
 export type ListItemsInput = Pick<z.output<typeof listItemsInput>, 'page' | 'limit'> & {
   categoryId?: number | null;
@@ -44,6 +45,7 @@ export type ListItemsInput = Pick<z.output<typeof listItemsInput>, 'page' | 'lim
   minPrice?: string | null;
   maxPrice?: string | null;
   inStock?: boolean | null;
+  specs?: SpecFilter[] | null;
 };
 
 const itemName = text().trim().min(1, rule('must not be empty')).max(200, rule('must be at most 200 characters'));

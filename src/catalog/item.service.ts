@@ -3,43 +3,56 @@
  * Reads go through item.repository.ts (one statement each); writes through Prisma, in transactions.
  * Inputs arrive parsed (item.schema.ts, attached to the GraphQL inputs).
  */
-import { containsPattern } from '../db/like.ts';
 import { isForeignKeyViolation } from '../db/prisma-errors.ts';
 import { notFound, validationFailed } from '../errors/app-error.ts';
 import type { RequestContext } from '../request-context.ts';
+import type { ItemFilter } from '../search/item-query.ts';
+import { compileKeyword } from '../search/keyword.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
 import { catalogWrite, type Tx } from './catalog-write.ts';
 import { createOnce } from './idempotency.ts';
-import { findItemPage, type ItemFilter, type ItemRow } from './item.repository.ts';
+import { findItemPage, type ItemRow } from './item.repository.ts';
 import type { CreateItemInput, ListItemsInput, UpdateItemInput } from './item.schema.ts';
 
 /** One page of the public list; a page past the end is empty, with the right total. */
-export async function listItemPage(ctx: RequestContext, input: ListItemsInput): Promise<Page<ItemRow>> {
-  const { page, limit, categoryId, keyword, sort, minPrice, maxPrice, inStock } = input;
-  const filter: ItemFilter = {
-    categoryId: categoryId ?? undefined,
-    // `%`, `_` and `\` are literal in a keyword (contract §4.1).
-    namePattern: keyword ? containsPattern(keyword) : undefined,
-    minPrice: minPrice ?? undefined,
-    maxPrice: maxPrice ?? undefined,
-    inStock: inStock ? true : undefined,
-  };
+export async function listItemPage(ctx: RequestContext, input: ListItemsInput): Promise<ItemPage> {
+  const { page, limit, sort } = input;
+  const filter = await itemFilterOf(ctx, input);
   // A filter's total is the costly part of a page (a count over every match) and the same on every
   // page and in every order: it is cached with the catalogue's answers, under the same invalidation.
   const cache = ctx.services.catalogCache;
   const totalKey = JSON.stringify([
-    filter.categoryId,
-    filter.namePattern,
-    filter.minPrice,
-    filter.maxPrice,
-    filter.inStock,
+    input.categoryId,
+    input.keyword,
+    input.minPrice,
+    input.maxPrice,
+    input.inStock,
+    input.specs,
   ]);
   const generation = cache.generation;
   const known = cache.total(totalKey);
   const { offset } = pageWindow({ page, limit });
   const { total, items } = await findItemPage(ctx.catalogReads, filter, sort ?? 'newest', limit, offset, known);
   if (known === undefined) cache.storeTotal(totalKey, total, generation);
-  return pageOf(items, { page, limit }, total);
+  if (input.keyword && total === 0) ctx.services.metrics.searchZeroResults.inc();
+  return { ...pageOf(items, { page, limit }, total), filter };
+}
+
+/** A page of items, with the filter it was read with (the facets count under the same one). */
+export type ItemPage = Page<ItemRow> & { filter: ItemFilter };
+
+/** The list arguments as the filter search runs: the keyword compiled with the current synonym groups. */
+async function itemFilterOf(ctx: RequestContext, input: ListItemsInput): Promise<ItemFilter> {
+  return {
+    categoryId: input.categoryId ?? undefined,
+    search: input.keyword
+      ? compileKeyword(input.keyword, await ctx.services.synonyms.get(ctx.catalogReads))
+      : undefined,
+    minPrice: input.minPrice ?? undefined,
+    maxPrice: input.maxPrice ?? undefined,
+    inStock: input.inStock ? true : undefined,
+    specs: input.specs ?? undefined,
+  };
 }
 
 /** A category id that does not exist, as the field error the contract asks for. */
@@ -92,8 +105,8 @@ export async function createItem(
   }
 }
 
-const CREATED = { action: 'item.create', idOf: (id: number) => id } as const;
-const UPDATED = { action: 'item.update', idOf: (id: number) => id } as const;
+const CREATED = { action: 'item.create', idOf: (id: number) => id, search: (id: number) => ({ item: id }) } as const;
+const UPDATED = { action: 'item.update', idOf: (id: number) => id, search: (id: number) => ({ item: id }) } as const;
 const DELETED = { action: 'item.delete', idOf: (id: number) => id } as const;
 
 /** Changes the given fields; `skus` / `images` replace the whole set. One transaction. */

@@ -19,15 +19,22 @@ export interface PageTypeOptions<T> {
   total: string;
 }
 
-export function pageType<T>({ name, description, of, list = 'items', total }: PageTypeOptions<T>) {
-  return builder.objectRef<Page<T>>(name).implement({
+/** `P`: what the list's resolver returns — a Page, perhaps with what further fields of the type need. */
+export function pageType<T, P extends Page<T> = Page<T>>({
+  name,
+  description,
+  of,
+  list = 'items',
+  total,
+}: PageTypeOptions<T>) {
+  return builder.objectRef<P>(name).implement({
     description,
     fields: (t) => ({
       [list]: t.field({ type: [of], resolve: (page) => page.items }),
-      page: t.exposeInt('page', { complexity: 0 }),
-      limit: t.exposeInt('limit', { complexity: 0 }),
-      total: t.exposeInt('total', { complexity: 0, description: total }),
-      totalPages: t.exposeInt('totalPages', { complexity: 0 }),
+      page: t.int({ complexity: 0, resolve: (p) => p.page }),
+      limit: t.int({ complexity: 0, resolve: (p) => p.limit }),
+      total: t.int({ complexity: 0, description: total, resolve: (p) => p.total }),
+      totalPages: t.int({ complexity: 0, resolve: (p) => p.totalPages }),
     }),
   });
 }

@@ -85,6 +85,11 @@ export function createMetrics(opts: MetricsOptions) {
       labelNames: ['kind', 'result'] as const,
       registers,
     }),
+    searchZeroResults: new Counter({
+      name: 'shop_search_zero_results_total',
+      help: 'Item lists with a keyword that matched nothing (the keyword is never a label)',
+      registers,
+    }),
     statementDuration: new Histogram({
       name: 'shop_db_statement_duration_seconds',
       help: 'Database statements, from sending to the reply (Prisma and raw SQL)',

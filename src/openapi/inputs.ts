@@ -132,7 +132,9 @@ export function parametersOf(route: CompiledRoute, input: z.ZodType | undefined)
   if (route.input?.from === 'query' && input) {
     const json = restInputSchema(input);
     const required = new Set((json.required as string[] | undefined) ?? []);
+    const replaced = new Set((route.queryParameters ?? []).map((q) => q.replaces));
     for (const [name, raw] of Object.entries((json.properties ?? {}) as Record<string, JsonSchema>)) {
+      if (replaced.has(name)) continue;
       const fallback = defaultOf(input, name);
       const schema = { ...queryParameterSchema(raw), ...(fallback !== undefined ? { default: fallback } : {}) };
       parameters.push({
@@ -145,6 +147,8 @@ export function parametersOf(route: CompiledRoute, input: z.ZodType | undefined)
       });
     }
   }
+  for (const { replaces: _, ...doc } of route.queryParameters ?? [])
+    parameters.push({ in: 'query', required: false, ...doc });
   for (const header of route.requestHeaders ?? []) parameters.push({ in: 'header', required: false, ...header });
   return parameters;
 }

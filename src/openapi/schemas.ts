@@ -83,7 +83,8 @@ export class SchemaNamer {
       if (!field) continue; // cannot happen: the document was validated against this schema
       const key = sel.alias?.value ?? sel.name.value;
       properties[key] = this.output(field.type, sel.selectionSet, isRoot ? at.where : typeName, isRoot);
-      required.push(key);
+      // A field under @include/@skip is there only when the request asks for it (`facets=true`).
+      if (!sel.directives?.some((d) => d.name.value === 'include' || d.name.value === 'skip')) required.push(key);
     }
     const schema = { type: 'object', properties, required, additionalProperties: false };
     const key = isRoot ? at.where : typeName;

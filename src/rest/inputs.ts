@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { validationFailed } from '../errors/app-error.ts';
 import { snakeCase } from '../validation/field-errors.ts';
-import type { CompiledRoute } from './route.ts';
+import type { CompiledRoute, RestRequest } from './route.ts';
 
 /**
  * Renames a REST body's snake_case keys to the camelCase fields of a GraphQL input type, walking the
@@ -51,9 +51,22 @@ function fromQueryString(type: GraphQLInputType, value: unknown): unknown {
   return value;
 }
 
+/** What a route's own hooks may read of a request. */
+export function restRequestOf(req: Request): RestRequest {
+  return {
+    params: req.params as Record<string, string>,
+    header: (n) => req.get(n),
+    queryAll: (n) => {
+      const value = (req.query as Record<string, unknown>)[n];
+      const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+      return list.filter((v): v is string => typeof v === 'string');
+    },
+  };
+}
+
 /** The operation's variables from the request, under their GraphQL names (unchecked). */
 export function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown> {
-  const extra = route.variables?.({ params: req.params as Record<string, string>, header: (n) => req.get(n) }) ?? {};
+  const extra = route.variables?.(restRequestOf(req)) ?? {};
   const input = route.input;
   if (!input) return extra;
   if (input.from === 'body' && input.variable) {

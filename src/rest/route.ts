@@ -24,6 +24,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export interface RestRequest {
   params: Record<string, string>;
   header(name: string): string | undefined;
+  /** Every value of a query parameter, in order (`spec=a:1&spec=b:2`); none: an empty list. */
+  queryAll(name: string): string[];
 }
 
 export interface RestRoute {
@@ -66,6 +68,12 @@ export interface RestRoute {
   /** Optional request headers the route reads (documentation), e.g. `Idempotency-Key`. */
   requestHeaders?: HeaderDoc[];
   /**
+   * Query parameters read by `variables` rather than straight from the input (documentation): each
+   * stands for the input field it `replaces` (REST's repeatable `spec` for GraphQL's `specs`), which
+   * is then not listed under its own name.
+   */
+  queryParameters?: Array<QueryParameterDoc>;
+  /**
    * Server settings the route needs to succeed (documentation): without them it answers its
    * `*_NOT_CONFIGURED` problem, and /docs says so on the route and its example.
    */
@@ -84,6 +92,16 @@ export interface RestExample {
 }
 
 /** An OpenAPI header parameter. */
+export interface QueryParameterDoc {
+  name: string;
+  description: string;
+  schema: object;
+  style?: 'form';
+  explode?: boolean;
+  /** The input field (REST name) this parameter is read into. */
+  replaces?: string;
+}
+
 export interface HeaderDoc {
   name: string;
   description: string;

@@ -12,9 +12,9 @@ import type { Yoga } from '../graphql/yoga.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors } from '../validation/field-errors.ts';
 import type { AnswerCache } from './answer-cache.ts';
-import { argumentsOf, variablesOf } from './inputs.ts';
+import { argumentsOf, restRequestOf, variablesOf } from './inputs.ts';
 import { publicAnswer, sendPublicAnswer } from './public-answer.ts';
-import type { CompiledRoute, RestRequest } from './route.ts';
+import type { CompiledRoute } from './route.ts';
 
 /** A route runner over one Yoga instance; `answers` keeps the answers of public reads. */
 export function routeRunner(yoga: Yoga, answers: AnswerCache) {
@@ -72,12 +72,6 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache) {
     }
   };
 }
-
-/** What a route's own functions see of the request. */
-export const restRequestOf = (req: Request): RestRequest => ({
-  params: req.params as Record<string, string>,
-  header: (n) => req.get(n),
-});
 
 /** A validation error re-labelled with REST (snake_case) field paths and wording; anything else as it is. */
 function restNamed(err: unknown): unknown {

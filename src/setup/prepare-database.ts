@@ -1,6 +1,7 @@
 /**
  * Everything that happens to the database before the service takes traffic: migrations, the
- * bootstrap admin, and (development) the demo catalogue on an empty database.
+ * bootstrap admin, (development) the demo catalogue on an empty database, and search documents for
+ * items that have none.
  */
 
 import { type BootstrapResult, ensureBootstrapAdmin } from '../accounts/bootstrap-admin.ts';
@@ -9,6 +10,7 @@ import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
 import { applyMigrations, readMigrations } from '../db/migrate.ts';
 import type { Logger } from '../logger.ts';
+import { indexMissing } from '../search/documents.ts';
 
 /**
  * Migrations, the bootstrap admin, the demo catalogue. Each step that does work says so before it
@@ -24,5 +26,8 @@ export async function prepareDatabase(db: Database, config: Config, log: Logger)
     const items = await seedDemoCatalog(db.prisma, () => log.info('seeding the demo catalogue'));
     if (items) log.info({ items }, 'demo catalogue seeded');
   }
+  // Items from before search existed, the demo catalogue, or rows inserted behind the service's back.
+  const indexed = await indexMissing(db.prisma);
+  if (indexed) log.info({ items: indexed }, 'search documents written');
   return admin;
 }

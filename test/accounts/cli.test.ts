@@ -1,8 +1,9 @@
 /**
- * `npm run cli -- …` as an operator runs it (the bundle, `node dist/cli.js`), on the embedded
- * database in a temporary DATA_DIR or on a fresh PostgreSQL database. Passwords arrive on stdin or in
- * CLI_PASSWORD; one on the command line is refused. Every test makes the accounts it needs, under
- * names of its own: none depends on another having run.
+ * `npm run cli -- …`. The commands run in-process (cli/commands.ts, the code the bundle runs) on a
+ * test app's database, so each check is quick and a login through the real HTTP server proves what a
+ * command wrote; the bundle itself (`node dist/cli.js`, as `npm run cli` runs it) is spawned for what
+ * only a process shows: stdin and CLI_PASSWORD, exit codes, a password on the command line refused.
+ * Every test makes the accounts it needs, under names of its own.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -10,27 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordHasher } from '../../src/auth/password.ts';
+import { runCli } from '../../src/cli/commands.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
-import { nodeScript } from '../helpers/service-process.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+import { createLogger } from '../../src/logger.ts';
+import { operatorContext } from '../../src/request-context.ts';
+import { nodeScript, ROOT } from '../helpers/service-process.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createTestDatabase } from '../helpers/test-database.ts';
 
 // The test suite's cost (NODE_ENV=test): verifying reads the cost from the hash itself.
 const { hash: hashPassword, verify: verifyPassword } = passwordHasher('test');
-
-const ROOT = new URL('../../', import.meta.url).pathname;
-/** `npm run cli`'s command, bundled first as `npm run cli` does. */
-const CLI = nodeScript('cli');
-
-let database: TestDatabase;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'shop-cli-'));
-  database = await createTestDatabase(dataDir);
-  env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir };
-  if (database.url) env.DATABASE_URL = database.url;
-});
-afterAll(() => database.drop());
 
 interface CliResult {
   code: number | null;
@@ -38,12 +28,60 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI with `args`, writing `stdin` (if any) and closing it. */
-function cli(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+/** Runs a command line in-process on the test app's database; `stdin` is the password it reads. */
+async function cli(args: string[], opts: { stdin?: string } = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    password: async () => (opts.stdin ?? '').split('\n')[0] ?? '',
+    stdout: (t: string) => void (stdout += t),
+    stderr: (t: string) => void (stderr += t),
+  };
+  const ctx = operatorContext(app.db, app.services, createLogger('silent'));
+  const code = await runCli(args, io, async () => ({ ctx, close: async () => {} }));
+  return { code, stdout, stderr };
+}
+
+/** The test app's database, as the checks after a command read it. */
+const withDb = <T>(fn: (db: Database) => Promise<T>): Promise<T> => fn(app.db);
+
+/** An admin with `password`, written directly (the test's own account for the CLI to act on). */
+const seedAdmin = async (username: string, password = 'admin-password-1') =>
+  app.db.prisma.admin.create({ data: { username, passwordHash: await hashPassword(password) } });
+
+/** A customer with `password`, written directly. */
+const seedCustomer = async (username: string, password = 'customer-password-1') =>
+  app.db.prisma.customer.create({ data: { username, passwordHash: await hashPassword(password), nickname: null } });
+
+/** A live session for the customer, written directly (the CLI must revoke it). */
+async function openSessionOf(username: string) {
+  const customer = await app.db.prisma.customer.findUniqueOrThrow({ where: { username } });
+  await app.db.prisma.customerSession.create({
+    data: {
+      id: crypto.randomUUID(),
+      customerId: customer.id,
+      currentJti: crypto.randomUUID(),
+      currentIssuedAt: new Date(),
+      expiresAt: new Date(Date.now() + 3600_000),
+    },
+  });
+}
+
+const adminLogin = (username: string, password: string) =>
+  app.request('/admin/api/auth/login', { method: 'POST', body: { username, password } });
+
+/** The bundle, as `npm run cli` runs it, with `args`, writing `stdin` (if any) and closing it. */
+function spawnCli(args: string[], env: Record<string, string>, opts: { stdin?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], {
+    const child = spawn(process.execPath, [...nodeScript('cli'), ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, ...opts.env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -56,43 +94,60 @@ function cli(args: string[], opts: { stdin?: string; env?: Record<string, string
   });
 }
 
-/** Opens the CLI's database (after the CLI exited: PGlite allows one process at a time). */
-async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  const db = await openDatabase(database.target);
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
-
-/** An admin with `password`, written directly (the test's own account for the CLI to act on). */
-const seedAdmin = async (username: string, password = 'admin-password-1') =>
-  withDb(async (db) => db.prisma.admin.create({ data: { username, passwordHash: await hashPassword(password) } }));
-
-/** A customer with `password`, written directly. */
-const seedCustomer = async (username: string, password = 'customer-password-1') =>
-  withDb(async (db) =>
-    db.prisma.customer.create({ data: { username, passwordHash: await hashPassword(password), nickname: null } }),
-  );
-
-/** A live session for the customer, written directly (the CLI must revoke it). */
-function openSessionOf(username: string) {
-  return withDb(async (db) => {
-    const customer = await db.prisma.customer.findUniqueOrThrow({ where: { username } });
-    await db.prisma.customerSession.create({
-      data: {
-        id: crypto.randomUUID(),
-        customerId: customer.id,
-        currentJti: crypto.randomUUID(),
-        currentIssuedAt: new Date(),
-        expiresAt: new Date(Date.now() + 3600_000),
-      },
-    });
+describe('npm run cli, the process', () => {
+  it('when the bundle gets a password on stdin or in CLI_PASSWORD, then the accounts exist with argon2id hashes and no password is printed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'shop-cli-'));
+    const database = await createTestDatabase(dataDir);
+    const env: Record<string, string> = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir };
+    if (database.url) env.DATABASE_URL = database.url;
+    try {
+      const admin = await spawnCli(['create-admin', 'ops-lead'], env, { stdin: 'ops-lead-password\n' });
+      expect(admin.stderr).toBe('');
+      expect(admin.code).toBe(0);
+      expect(admin.stdout).toMatch(/^created admin #\d+ ops-lead\n$/);
+      const customer = await spawnCli(['create-customer', ' Carol@Example.COM ', '--nickname', 'Carol'], {
+        ...env,
+        CLI_PASSWORD: 'carol-password',
+      });
+      expect(customer.code).toBe(0);
+      expect(customer.stdout).toMatch(/created customer #\d+ carol@example\.com/);
+      expect(admin.stdout + admin.stderr + customer.stdout + customer.stderr).not.toMatch(
+        /ops-lead-password|carol-password/,
+      );
+      const db = await openDatabase(database.target);
+      try {
+        const stored = await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } });
+        expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+        expect(await verifyPassword(stored.passwordHash, 'ops-lead-password')).toBe(true);
+        const carol = await db.prisma.customer.findUniqueOrThrow({ where: { username: 'carol@example.com' } });
+        expect(carol.nickname).toBe('Carol');
+        expect(await verifyPassword(carol.passwordHash, 'carol-password')).toBe(true);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await database.drop();
+    }
   });
-}
 
-describe('npm run cli', () => {
+  it('when the command line is wrong or carries a password, then the bundle exits 2 with the reason before opening any database', async () => {
+    // DATA_DIR does not exist: a command that got as far as the database would fail differently.
+    const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-cli-data-dir' };
+    for (const args of [
+      ['create-admin', 'argv-admin', '--password', 'secret-pw-123'],
+      ['create-admin', 'argv-admin', '--password=secret-pw-123'],
+    ]) {
+      const res = await spawnCli(args, env, { stdin: 'secret-pw-123\n' });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/never taken from the command line/);
+    }
+    const usage = await spawnCli(['reset-password', 'robot', 'x'], env);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/usage: npm run cli/);
+  });
+});
+
+describe('npm run cli, the commands', () => {
   it('when create-admin gets the password on stdin, then the admin exists with an argon2id hash and the password is never printed', async () => {
     const res = await cli(['create-admin', 'ops-lead'], { stdin: 'ops-lead-password\n' });
     expect(res.stderr).toBe('');
@@ -107,7 +162,7 @@ describe('npm run cli', () => {
 
   it('when create-customer gets the password from CLI_PASSWORD, then the customer exists with a normalised e-mail and nickname', async () => {
     const res = await cli(['create-customer', ' Carol@Example.COM ', '--nickname', 'Carol'], {
-      env: { CLI_PASSWORD: 'carol-password' },
+      stdin: 'carol-password\n',
     });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/created customer #\d+ carol@example\.com/);
@@ -197,6 +252,7 @@ describe('npm run cli — password resets and the admin list (contract §8.1)', 
       const admins = await db.prisma.admin.findMany({ orderBy: { id: 'asc' } });
       const lead = admins.find((a) => a.username === 'reset-lead')!;
       expect(await verifyPassword(lead.passwordHash, 'recovered-password')).toBe(true);
+      expect((await adminLogin('reset-lead', 'recovered-password')).status).toBe(200);
       expect(admins.length).toBeGreaterThanOrEqual(2);
       for (const other of admins.filter((a) => a.username !== 'reset-lead')) {
         expect(other.passwordHash).toBe(before.find((b) => b.id === other.id)!.passwordHash);
@@ -207,9 +263,7 @@ describe('npm run cli — password resets and the admin list (contract §8.1)', 
   it('when reset-password customer runs, then the new password is set and every session of the customer is revoked', async () => {
     await seedCustomer('frank@example.com');
     await openSessionOf('frank@example.com');
-    const res = await cli(['reset-password', 'customer', ' Frank@Example.com '], {
-      env: { CLI_PASSWORD: 'frank-new-password' },
-    });
+    const res = await cli(['reset-password', 'customer', ' Frank@Example.com '], { stdin: 'frank-new-password\n' });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/password reset for customer #\d+ frank@example\.com \(sessions revoked\)/);
     await withDb(async (db) => {

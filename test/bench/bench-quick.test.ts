@@ -28,7 +28,7 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
     expect(run.status, run.stderr.slice(-3000)).toBe(0);
     expect(run.stdout).toMatch(/\| scenario \| cache \| server \| req\/s/);
     const result = JSON.parse(readFileSync(out, 'utf8'));
-    expect(result.machine).toMatchObject({ mode: 'quick', items: 10_000, cores: expect.any(Number) });
+    expect(result.machine).toMatchObject({ mode: 'quick', items: 2_000, cores: expect.any(Number) });
     const names = result.scenarios.map((s: { name: string; cache: string }) => `${s.name}/${s.cache}`);
     expect(names).toEqual([
       ...['list', 'list_default', 'list_sorted', 'detail', 'search', 'categories', 'graphql_items', 'login'].map(

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN } from '../../src/accounts/login.rest.ts';
 import { restRoutes } from '../../src/rest/routes.ts';
 import { launchChromium, screenshot, watchPage } from '../helpers/browser.ts';
+import { skipBrowserTests } from '../helpers/browser-availability.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let app: TestApp;
@@ -49,30 +50,30 @@ const storefrontPage = (api: string) => `<!doctype html>
 })().catch((e) => { document.getElementById('out').textContent = 'failed: ' + e; });
 </script></body></html>`;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  storefront = createServer((req, res) => {
-    if (req.url !== '/') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(storefrontPage(app.url));
+describe.skipIf(skipBrowserTests())('in a browser', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    browser = await launchChromium();
+    storefront = createServer((req, res) => {
+      if (req.url !== '/') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(storefrontPage(app.url));
+    });
+    storefront.listen(0, '127.0.0.1');
+    await once(storefront, 'listening');
+    storefrontOrigin = `http://127.0.0.1:${(storefront.address() as AddressInfo).port}`;
+    app = await startTestApp({
+      NODE_ENV: 'development',
+      SEED_DEMO: 'true',
+      ADMIN_USERNAME: DEMO_ADMIN.username,
+      ADMIN_PASSWORD: DEMO_ADMIN.password,
+      CORS_ORIGINS: storefrontOrigin,
+    });
   });
-  storefront.listen(0, '127.0.0.1');
-  await once(storefront, 'listening');
-  storefrontOrigin = `http://127.0.0.1:${(storefront.address() as AddressInfo).port}`;
-  app = await startTestApp({
-    NODE_ENV: 'development',
-    SEED_DEMO: 'true',
-    ADMIN_USERNAME: DEMO_ADMIN.username,
-    ADMIN_PASSWORD: DEMO_ADMIN.password,
-    CORS_ORIGINS: storefrontOrigin,
+  afterAll(async () => {
+    await browser?.close();
+    storefront?.close();
+    await app?.close();
   });
-});
-afterAll(async () => {
-  await browser?.close();
-  storefront?.close();
-  await app?.close();
-});
 
-describe('in a browser', { timeout: 60_000 }, () => {
   it('when the front page is opened, then it links every tool, each one click away, and says how the demo admin stands', async () => {
     const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     const watch = watchPage(page);

@@ -327,13 +327,17 @@ describe('GET /api/v1/items — keyword filter', () => {
     return res;
   };
 
-  it('when the keyword differs in case, then it still matches as a substring of the name', async () => {
-    for (const keyword of ['TRAIL', 'trail', 'tRaIl', '  Trail  ', 'ail']) {
+  it('when the keyword differs in case, then it still matches as a substring of the name (and, as a word, the category path)', async () => {
+    for (const keyword of ['TRAIL', 'trail', 'tRaIl', '  Trail  ']) {
       const res = await search(keyword);
-      expect(namesOf(res), keyword).toEqual(['Trail blanket', 'Trail boot']);
-      expect(res.body.total).toBe(2);
+      // Names starting with the keyword first; Gore hiker's category path holds the word (contract §9.1).
+      expect(namesOf(res), keyword).toEqual(['Trail blanket', 'Trail boot', 'Gore hiker']);
+      expect(res.body.total).toBe(3);
     }
-    expect(namesOf(await search('BOOT'))).toEqual(['Trail boot']);
+    // Not a word of anything: the revision-1 substring rule alone.
+    expect(namesOf(await search('ail'))).toEqual(['Trail blanket', 'Trail boot']);
+    // Shape check has a SKU coded BOOT-RED-42: a word found in SKU codes ranks below one in the name.
+    expect(namesOf(await search('BOOT'))).toEqual(['Trail boot', 'Shape check']);
     expect(namesOf(await search('il bo'))).toEqual(['Trail boot']);
   });
 
@@ -347,10 +351,12 @@ describe('GET /api/v1/items — keyword filter', () => {
   it('when the keyword holds % or _, then they are literal characters, not wildcards', async () => {
     expect(namesOf(await search('%'))).toEqual(['a%b widget', '100% cotton']);
     expect(namesOf(await search('100%'))).toEqual(['100% cotton']);
-    expect(namesOf(await search('a%b'))).toEqual(['a%b widget']);
+    // Its substring first; then an item with both words `a` and `b…` (SKU codes A-MAX and BOOT-RED-42).
+    expect(namesOf(await search('a%b'))).toEqual(['a%b widget', 'Shape check']);
     expect(namesOf(await search('_'))).toEqual(['snake_case mug']);
     expect(namesOf(await search('e_c'))).toEqual(['snake_case mug']);
-    expect(namesOf(await search('plain_mug'))).toEqual([]);
+    // Not a substring of any name, but both words are in `plain mug`'s name (`_` separates words).
+    expect(namesOf(await search('plain_mug'))).toEqual(['plain mug']);
     expect(namesOf(await search('%%'))).toEqual([]);
     expect(namesOf(await search('_%'))).toEqual([]);
   });
@@ -377,12 +383,12 @@ describe('GET /api/v1/items — keyword filter', () => {
 
   it('when category_id and keyword are combined, then both must match', async () => {
     expect(namesOf(await search('trail', { category_id: home.id }))).toEqual(['Trail blanket']);
-    expect(namesOf(await search('trail', { category_id: outdoor.id }))).toEqual(['Trail boot']);
-    expect(namesOf(await search('TRAIL', { category_id: trailShoes.id }))).toEqual(['Trail boot']);
+    expect(namesOf(await search('trail', { category_id: outdoor.id }))).toEqual(['Trail boot', 'Gore hiker']);
+    expect(namesOf(await search('TRAIL', { category_id: trailShoes.id }))).toEqual(['Trail boot', 'Gore hiker']);
     expect(namesOf(await search('头灯', { category_id: outdoor.id }))).toEqual(['超亮头灯 Pro']);
     expect(namesOf(await search('头灯', { category_id: footwear.id }))).toEqual([]);
     expect(namesOf(await search('%', { category_id: textiles.id }))).toEqual(['100% cotton']);
-    const paged = await listItems({ category_id: home.id, keyword: 'w', limit: 1, page: 2 });
+    const paged = await listItems({ category_id: home.id, keyword: 'w', limit: 1, page: 2, sort: 'newest' });
     // 'w' matches both widgets; the newest is on page 1.
     expect(paged.body).toMatchObject({ page: 2, limit: 1, total: 2, total_pages: 2 });
     expect(namesOf(paged)).toEqual(['a%b widget']);
@@ -463,7 +469,8 @@ describe('deleted items', () => {
     const after = await listItems({ category_id: cat.id });
     expect(after.body).toMatchObject({ total: 1, total_pages: 1 });
     expect(idsOf(after)).toEqual([keep.id]);
-    expect(namesOf(await listItems({ keyword: 'doomed' }))).toEqual([]);
+    // Keeper lamp still matches by its category's name; the deleted one is gone.
+    expect(namesOf(await listItems({ keyword: 'doomed' }))).toEqual(['Keeper lamp']);
     expectProblem(await app.request(`/api/v1/items/${gone.id}`), 404, 'NOT_FOUND');
   });
 

@@ -131,7 +131,10 @@ describe('the migrated database matches schema.prisma', () => {
           .map((f) => {
             // @updatedAt is set by Prisma Client, not by a database default.
             const hasDefault = f.hasDefaultValue && !f.isUpdatedAt;
-            return `${tableOf(m)}.${columnOf(f)} ${expectedType(f)}${f.isRequired ? ' NOT NULL' : ''}${hasDefault ? ' DEFAULT' : ''}`;
+            // A scalar list is a nullable array column in Prisma's own migrations (`TEXT[]`).
+            const type = f.isList ? `${expectedType(f)}[]` : expectedType(f);
+            const notNull = f.isRequired && !f.isList;
+            return `${tableOf(m)}.${columnOf(f)} ${type}${notNull ? ' NOT NULL' : ''}${hasDefault ? ' DEFAULT' : ''}`;
           }),
       )
       .sort();

@@ -1,17 +1,18 @@
 /**
- * Contract §7.7: the embedded database belongs to one process. While `npm start` runs on a DATA_DIR,
+ * Contract §7.7: the embedded database belongs to one process. Each DATA_DIR starts migrated (what a
+ * first start leaves), so each start here is a second start: the lock is what is under test. While `npm start` runs on a DATA_DIR,
  * a second start, `npm run cli` and `npm run db:migrate` on it stop at once with a message naming the
  * owner, and change nothing; a lock left by a process that is gone does not block the next start.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCK_FILE, STALE_AFTER_MS } from '../../src/db/data-dir-lock.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { nodeScript, startArgs, startService } from '../helpers/service-process.ts';
-import { TEST_DB } from '../helpers/test-database.ts';
+import { migratedDataDir, TEST_DB } from '../helpers/test-database.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -42,7 +43,7 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
   it('when the service runs on DATA_DIR, then a second start, the CLI and the migrator refuse and change nothing', {
     timeout: 180_000,
   }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'shop-lock-'));
+    const dataDir = await migratedDataDir('shop-lock-');
     const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
     const service = await startService(env);
     const owner = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as { pid: number };
@@ -81,7 +82,7 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
   it('when the lock names a process that is gone, then the next start takes it over', {
     timeout: 120_000,
   }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'shop-lock-stale-'));
+    const dataDir = await migratedDataDir('shop-lock-stale-');
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     writeFileSync(
       join(dataDir, LOCK_FILE),
@@ -100,7 +101,7 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
   it('when a lock from another host has a stopped heartbeat, then the next start takes it over; while it beats, the start refuses naming that host', {
     timeout: 120_000,
   }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'shop-lock-host-'));
+    const dataDir = await migratedDataDir('shop-lock-host-');
     const lock = join(dataDir, LOCK_FILE);
     const foreign = (host: string) =>
       writeFileSync(lock, JSON.stringify({ pid: 1, host, role: 'server', since: '2026-01-01' }));
@@ -125,7 +126,7 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
     'when a second instance starts on the same DATA_DIR from another hostname, then it refuses while the owner runs',
     { timeout: 120_000 },
     async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'shop-lock-uts-'));
+      const dataDir = await migratedDataDir('shop-lock-uts-');
       const service = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
       try {
         const node = [process.execPath, ...startArgs()].map((a) => `'${a}'`).join(' ');

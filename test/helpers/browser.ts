@@ -1,15 +1,15 @@
 /**
- * A real browser for tests: Debian's Chromium driven by playwright-core (no browser download). A
- * missing Chromium fails the test — CI installs it (.ci/run) — rather than skipping it. The browser
- * can resolve no host name but 127.0.0.1/localhost, so no page reaches the outside network.
+ * A real browser for tests: Debian's Chromium driven by playwright-core (no browser download). Where
+ * Chromium is missing the browser tests skip (browser-availability.ts), unless REQUIRE_BROWSER=1 (CI):
+ * then launching fails with what to install. The browser can resolve no host name but
+ * 127.0.0.1/localhost, so no page reaches the outside network.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { CHROMIUM } from './browser-availability.ts';
 import { ROOT } from './service-process.ts';
-
-export const CHROMIUM = '/usr/bin/chromium';
 
 /** Screenshots land here (git-ignored; CI keeps them as artefacts). */
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'browser');

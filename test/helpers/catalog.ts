@@ -4,6 +4,7 @@
  * shapes the contract (§4, §5) promises for them are computed from what the database holds.
  */
 import type { Prisma } from '../../src/generated/prisma/client.ts';
+import { indexItems } from '../../src/search/documents.ts';
 import type { TestApp } from './test-app.ts';
 
 /** What an item answer shows, read through Prisma: its category, SKUs by id, images by sort order then id. */
@@ -93,6 +94,8 @@ export async function makeItem(app: TestApp, spec: ItemSpec): Promise<StoredItem
     const { url, sortOrder } = typeof image === 'string' ? { url: image, sortOrder: i } : image;
     await prisma.itemImage.create({ data: { itemId: item.id, url, sortOrder: sortOrder ?? i } });
   }
+  // What the service's own writes do in their transaction: the item's search document.
+  await indexItems(prisma, [item.id]);
   return loadItem(app, item.id);
 }
 

@@ -4,6 +4,7 @@
 // needs Redis when REDIS_TEST_URL is unset), and the list says which.
 import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+import { BROWSER_SKIPPED_LINE, skipBrowserTests } from './browser-availability.ts';
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
@@ -27,8 +28,8 @@ export default class SummaryReporter implements Reporter {
           suites.set(where, (suites.get(where) ?? 0) + 1);
         }
       }
-      // A file that failed to load has no tests but must count as a failure.
-      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) {
+      // A file that failed to load, or whose hook failed, may have no failed test but must count as a failure.
+      if (mod.state() === 'failed' && ![...mod.children.allTests()].some((t) => t.result().state === 'failed')) {
         counts.failed++;
         total.failed++;
       }
@@ -39,10 +40,11 @@ export default class SummaryReporter implements Reporter {
       const suites = skippedSuites.get(name);
       if (!suites) continue;
       process.stdout.write(
-        `    skipped on purpose on ${name} (other database only, or no Redis / PostgreSQL configured):\n`,
+        `    skipped on purpose on ${name} (other database only, no Redis / PostgreSQL configured, or no browser):\n`,
       );
       for (const [where, n] of suites) process.stdout.write(`      ${where} (${n})\n`);
     }
+    if (skipBrowserTests()) process.stdout.write(`${BROWSER_SKIPPED_LINE}\n`);
     process.stdout.write(`Tests: ${line(total)}\n`);
   }
 }

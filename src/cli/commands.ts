@@ -1,0 +1,188 @@
+/**
+ * The CLI's commands (`npm run cli -- <command>`, contract §8.1): arguments parsed, the account
+ * services run in an operator's context, and one line (or table) to print. Passwords come from
+ * `io.password()` — stdin or CLI_PASSWORD, never argv, which other users can read in `ps`.
+ * src/cli.ts is the process around it; tests run it in-process on an open database.
+ */
+import { createAdminInput, createCustomerInput, resetPasswordInput } from '../accounts/accounts.schema.ts';
+import {
+  adminIdByUsername,
+  createAdmin,
+  createCustomer,
+  customerIdByUsername,
+  listAdmins,
+  resetAdminPassword,
+  resetCustomerPassword,
+  setAdminDisabled,
+  setCustomerDisabled,
+} from '../accounts/accounts.service.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { Admin } from '../generated/prisma/client.ts';
+import type { RequestContext } from '../request-context.ts';
+import { parseInput } from '../validation/field-errors.ts';
+
+export const USAGE = `usage: npm run cli -- <command>
+
+  create-admin <username>                     password from stdin or CLI_PASSWORD
+  create-customer <email> [--nickname <name>] password from stdin or CLI_PASSWORD
+  disable-admin <username>     enable-admin <username>
+  disable-customer <email>     enable-customer <email>      (disabling revokes the customer's sessions)
+  reset-password customer <email>             password from stdin or CLI_PASSWORD; revokes the customer's sessions
+  reset-password admin <username>             password from stdin or CLI_PASSWORD
+  list-admins
+`;
+
+export class UsageError extends Error {}
+
+/** Where a command reads its password and writes its answer. */
+export interface CliIo {
+  /** The password for the command: CLI_PASSWORD, or one line of stdin. */
+  password(): Promise<string>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+export interface Args {
+  command: string;
+  name: string;
+  /** `reset-password`: whose password. */
+  kind?: 'customer' | 'admin';
+  nickname?: string;
+}
+
+export function parseArgs(argv: string[]): Args {
+  if (argv.some((a) => /^--?password/.test(a))) {
+    throw new UsageError('passwords are never taken from the command line; pipe it on stdin or set CLI_PASSWORD');
+  }
+  const [command, ...positional] = argv;
+  if (command === 'list-admins') {
+    if (positional.length) throw new UsageError(`unexpected argument: ${positional[0]}\n\n${USAGE}`);
+    return { command, name: '' };
+  }
+  if (command === 'reset-password') {
+    const [kind, name, ...rest] = positional;
+    if ((kind !== 'customer' && kind !== 'admin') || !name || rest.length) throw new UsageError(USAGE);
+    return { command, kind, name };
+  }
+  const [name, ...rest] = positional;
+  if (!command || !name) throw new UsageError(USAGE);
+  let nickname: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === '--nickname' && command === 'create-customer' && rest[i + 1] !== undefined) nickname = rest[++i];
+    else throw new UsageError(`unexpected argument: ${rest[i]}\n\n${USAGE}`);
+  }
+  return { command, name, nickname };
+}
+
+/** `list-admins`: one line per account, in columns. */
+function adminTable(admins: Admin[]): string {
+  const rows = [
+    ['id', 'username', 'role', 'status', 'created_at'],
+    ...admins.map((a) => [
+      String(a.id),
+      a.username,
+      a.role,
+      a.disabled ? 'disabled' : 'enabled',
+      a.createdAt.toISOString(),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, col) => cell.padEnd(widths[col]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+async function run(ctx: RequestContext, args: Args, password: () => Promise<string>): Promise<string> {
+  const { command, name, nickname } = args;
+  switch (command) {
+    case 'create-admin': {
+      const admin = await createAdmin(
+        ctx,
+        parseInput(createAdminInput, { username: name, password: await password() }),
+      );
+      return `created admin #${admin.id} ${admin.username}`;
+    }
+    case 'create-customer': {
+      const customer = await createCustomer(
+        ctx,
+        parseInput(createCustomerInput, { username: name, password: await password(), nickname }),
+      );
+      return `created customer #${customer.id} ${customer.username}`;
+    }
+    case 'disable-admin':
+    case 'enable-admin': {
+      const disabled = command === 'disable-admin';
+      const admin = await setAdminDisabled(ctx, { id: await adminIdByUsername(ctx, name), disabled });
+      return `${disabled ? 'disabled' : 'enabled'} admin #${admin.id} ${admin.username}`;
+    }
+    case 'disable-customer':
+    case 'enable-customer': {
+      const disabled = command === 'disable-customer';
+      const customer = await setCustomerDisabled(ctx, { id: await customerIdByUsername(ctx, name), disabled });
+      return `${disabled ? 'disabled (sessions revoked)' : 'enabled'} customer #${customer.id} ${customer.username}`;
+    }
+    case 'reset-password': {
+      // The account is looked up first, so a typo is reported before a password is asked for.
+      if (args.kind === 'admin') {
+        const id = await adminIdByUsername(ctx, name);
+        const { password: newPassword } = parseInput(resetPasswordInput, { password: await password() });
+        const admin = await resetAdminPassword(ctx, id, newPassword);
+        return `password reset for admin #${admin.id} ${admin.username}`;
+      }
+      const id = await customerIdByUsername(ctx, name);
+      const { password: newPassword } = parseInput(resetPasswordInput, { password: await password() });
+      const customer = await resetCustomerPassword(ctx, id, newPassword);
+      return `password reset for customer #${customer.id} ${customer.username} (sessions revoked)`;
+    }
+    case 'list-admins': {
+      const admins = await listAdmins(ctx);
+      return admins.length ? adminTable(admins) : 'no admin accounts';
+    }
+    default:
+      throw new UsageError(`unknown command: ${command}\n\n${USAGE}`);
+  }
+}
+
+/**
+ * Runs one command line: exit code 0 (done), 1 (refused: invalid input, unknown account) or 2
+ * (usage). `open` gives the operator's context on the configured database, opened only for a
+ * command line that parses, and closed after it.
+ */
+export async function runCli(
+  argv: string[],
+  io: CliIo,
+  open: () => Promise<{ ctx: RequestContext; close(): Promise<void> }>,
+): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    io.stderr(`${(err as Error).message}\n`);
+    return 2;
+  }
+  const { ctx, close } = await open();
+  try {
+    io.stdout(`${await run(ctx, args, () => io.password())}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof AppError) {
+      const message = err.fieldErrors
+        ? `invalid input:${err.fieldErrors.map((e) => `\n  ${e.field}: ${e.message}`).join('')}`
+        : err.message;
+      io.stderr(`${message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await close();
+  }
+}

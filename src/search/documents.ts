@@ -1,0 +1,125 @@
+/**
+ * Keeps search documents current (contract §9.1): written in the transaction of the catalogue write
+ * that changed what they cover (catalog/catalog-write.ts calls `indexItems` / `indexCategoryTree`),
+ * at start for items that have none (migrated data, rows written behind the service's back), and on
+ * demand for all (`npm run cli -- reindex`).
+ */
+import type { Prisma } from '../generated/prisma/client.ts';
+import { buildDocument, type DocumentSource, type SearchDocument } from './document.ts';
+
+/** A Prisma client or transaction: what the indexers run their statements on. */
+type Sql = Pick<Prisma.TransactionClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
+
+/** Items are indexed this many at a time: one read and one write per batch. */
+const BATCH = 500;
+
+interface SourceRow {
+  id: number;
+  name: string;
+  description: string;
+  category_id: number;
+  skus: Array<{ skuCode: string | null; specs: Record<string, string> }>;
+}
+
+/** Every category's path of names, root first (categories are few; one read per batch of items). */
+async function categoryPaths(sql: Sql): Promise<Map<number, string[]>> {
+  const rows = await sql.$queryRawUnsafe<Array<{ id: number; parent_id: number | null; name: string }>>(
+    'SELECT id, parent_id, name FROM categories',
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const paths = new Map<number, string[]>();
+  const pathOf = (id: number, seen = new Set<number>()): string[] => {
+    const known = paths.get(id);
+    if (known) return known;
+    const row = byId.get(id);
+    // A cycle cannot be written through the service; a hand-made one ends the path instead of looping.
+    if (!row || seen.has(id)) return [];
+    seen.add(id);
+    const path = [...(row.parent_id === null ? [] : pathOf(row.parent_id, seen)), row.name];
+    paths.set(id, path);
+    return path;
+  };
+  for (const id of byId.keys()) pathOf(id);
+  return paths;
+}
+
+/** A document under its table's column names (`nameText` → `name_text`). */
+const asColumns = (document: SearchDocument) =>
+  Object.fromEntries(Object.entries(document).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+
+/** Writes the documents of `ids` (items that no longer exist are skipped). */
+export async function indexItems(sql: Sql, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const paths = await categoryPaths(sql);
+  for (let start = 0; start < ids.length; start += BATCH) {
+    const batch = ids.slice(start, start + BATCH);
+    const rows = await sql.$queryRawUnsafe<SourceRow[]>(
+      `SELECT i.id, i.name, i.description, i.category_id,
+              COALESCE((SELECT json_agg(json_build_object('skuCode', s.sku_code, 'specs', s.specs) ORDER BY s.id)
+                          FROM skus s WHERE s.item_id = i.id), '[]') AS skus
+         FROM items i WHERE i.id = ANY($1::int[])`,
+      batch,
+    );
+    const documents = rows.map((r) =>
+      buildDocument({
+        itemId: r.id,
+        name: r.name,
+        description: r.description,
+        categoryPath: paths.get(r.category_id) ?? [],
+        skus: r.skus,
+      } satisfies DocumentSource),
+    );
+    if (documents.length === 0) continue;
+    // One statement per batch: the rows travel as JSON in the table's own column names.
+    await sql.$executeRawUnsafe(
+      `INSERT INTO item_search_documents
+       SELECT * FROM json_populate_recordset(NULL::item_search_documents, $1::json)
+       ON CONFLICT (item_id) DO UPDATE SET
+         name_text = EXCLUDED.name_text, name_words = EXCLUDED.name_words, name_pinyin = EXCLUDED.name_pinyin,
+         category_text = EXCLUDED.category_text, category_words = EXCLUDED.category_words,
+         category_pinyin = EXCLUDED.category_pinyin, sku_text = EXCLUDED.sku_text, sku_words = EXCLUDED.sku_words,
+         description_text = EXCLUDED.description_text, description_words = EXCLUDED.description_words,
+         lookup = EXCLUDED.lookup`,
+      JSON.stringify(documents.map(asColumns)),
+    );
+  }
+}
+
+/** Re-indexes every item of category `id` and its sub-categories (a rename or move changes their paths). */
+export async function indexCategoryTree(sql: Sql, id: number): Promise<void> {
+  const rows = await sql.$queryRawUnsafe<Array<{ id: number }>>(
+    `WITH RECURSIVE tree AS (SELECT id FROM categories WHERE id = $1
+                             UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)
+     SELECT i.id FROM items i WHERE i.category_id IN (SELECT id FROM tree) ORDER BY i.id`,
+    id,
+  );
+  await indexItems(
+    sql,
+    rows.map((r) => r.id),
+  );
+}
+
+/** Indexes the items that have no document; returns how many. */
+export async function indexMissing(sql: Sql): Promise<number> {
+  const rows = await sql.$queryRawUnsafe<Array<{ id: number }>>(
+    `SELECT i.id FROM items i WHERE NOT EXISTS (SELECT 1 FROM item_search_documents d WHERE d.item_id = i.id) ORDER BY i.id`,
+  );
+  await indexItems(
+    sql,
+    rows.map((r) => r.id),
+  );
+  return rows.length;
+}
+
+/** Rebuilds every document (`npm run cli -- reindex`); returns how many items were indexed. */
+export async function reindexAll(sql: Sql): Promise<number> {
+  const rows = await sql.$queryRawUnsafe<Array<{ id: number }>>('SELECT id FROM items ORDER BY id');
+  await indexItems(
+    sql,
+    rows.map((r) => r.id),
+  );
+  await sql.$executeRawUnsafe(
+    'DELETE FROM item_search_documents d WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.id = d.item_id)',
+  );
+  return rows.length;
+}

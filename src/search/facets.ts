@@ -1,0 +1,91 @@
+/**
+ * Facet counts (contract §9.2) in one statement. `m` holds the items the keyword matches, once, with
+ * a flag per filter; each facet counts the items that pass every filter but its own, so each count is
+ * the total the list would answer with that choice:
+ *
+ * - categories: per category, its own and its sub-categories' items (a closure of the tree);
+ * - price: buckets of one round width (1, 2 or 5 × 10ⁿ, from 0.01) — the smallest giving at most 6
+ *   from ⌊min / w⌋·w to the maximum, the last bucket holding the maximum;
+ * - specs: per SKU spec, grouped case-insensitively after trimming, shown in the most frequent
+ *   spelling; a name's own `spec` values are left out of its counts, the other names still hold on the
+ *   same SKU; the 10 names on most items, 20 values each;
+ * - in stock: items with stock > 0.
+ */
+import type { SqlReader } from '../db/database.ts';
+import { compileItemQuery, type ItemFilter, matchingItems, someSku, withClause } from './item-query.ts';
+
+export interface Facets {
+  categories: Array<{ id: number; name: string; parentId: number | null; count: number }>;
+  /** Null when nothing matches. */
+  price: { min: string; max: string; buckets: Array<{ from: string; to: string; count: number }> } | null;
+  specs: Array<{ name: string; values: Array<{ value: string; count: number }> }>;
+  inStock: number;
+}
+
+export const MAX_PRICE_BUCKETS = 6;
+const TOP_SPEC_NAMES = 10;
+const TOP_SPEC_VALUES = 20;
+
+/** 0.01, 0.02, 0.05, 0.1 … 5·10¹⁰: every width a price range up to NUMERIC(10,2)'s maximum may need. */
+const WIDTHS = Array.from({ length: 13 }, (_, e) => [1, 2, 5].map((m) => `${m}e${e - 2}`)).flat();
+
+export async function findFacets(sql: SqlReader, filter: ItemFilter): Promise<Facets> {
+  const query = compileItemQuery(filter);
+  const { p } = query;
+  const flag = (condition: string | undefined) => condition ?? 'true';
+  const allSpecs = someSku(query.specs.map((f) => f.onSku));
+  // The other names' conditions on the same SKU, for a spec entry named `e.key`.
+  const otherSpecs = query.specs.map((f) => `(lower(btrim(e.key)) = lower(btrim(${p(f.name)})) OR ${f.onSku})`);
+  const ctes = [
+    `m AS MATERIALIZED (
+       SELECT i.id, i.category_id, i.price, i.stock,
+              ${flag(query.category)} AS c_ok, ${flag(query.price)} AS p_ok, ${flag(query.stock)} AS s_ok,
+              ${flag(allSpecs)} AS sp_ok
+         ${matchingItems(query, { category: true, price: true, stock: true, specName: true })})`,
+    `closure AS (SELECT id AS anc, id AS des FROM categories
+                 UNION ALL SELECT cl.anc, c.id FROM closure cl JOIN categories c ON c.parent_id = cl.des)`,
+    `bounds AS (SELECT min(price) AS lo, max(price) AS hi FROM m WHERE c_ok AND s_ok AND sp_ok)`,
+    `width AS (SELECT w, floor(lo / w) * w AS start, GREATEST(1, ceil((hi - floor(lo / w) * w) / w))::int AS n
+                 FROM bounds, unnest(${p(WIDTHS)}::numeric[]) w
+                WHERE lo IS NOT NULL AND GREATEST(1, ceil((hi - floor(lo / w) * w) / w)) <= ${MAX_PRICE_BUCKETS}
+                ORDER BY w LIMIT 1)`,
+    `sv AS (SELECT s.item_id, btrim(e.key) AS rk, lower(btrim(e.key)) AS nk, btrim(e.value) AS rv,
+                   lower(btrim(e.value)) AS nv
+              FROM m JOIN skus s ON s.item_id = m.id CROSS JOIN LATERAL jsonb_each_text(s.specs) e
+             WHERE m.c_ok AND m.p_ok AND m.s_ok ${otherSpecs.map((c) => `AND ${c}`).join(' ')})`,
+    `names AS (SELECT nk, count(DISTINCT item_id)::int AS count,
+                      (SELECT x.rk FROM sv x WHERE x.nk = sv.nk GROUP BY x.rk ORDER BY count(*) DESC, x.rk COLLATE "C" LIMIT 1) AS name
+                 FROM sv GROUP BY nk ORDER BY count DESC, name COLLATE "C" LIMIT ${TOP_SPEC_NAMES})`,
+    `vals AS (SELECT v.*, row_number() OVER (PARTITION BY v.nk ORDER BY v.count DESC, v.value COLLATE "C") AS place
+                FROM (SELECT sv.nk, sv.nv, count(DISTINCT sv.item_id)::int AS count,
+                             (SELECT x.rv FROM sv x WHERE x.nk = sv.nk AND x.nv = sv.nv GROUP BY x.rv
+                               ORDER BY count(*) DESC, x.rv COLLATE "C" LIMIT 1) AS value
+                        FROM sv JOIN names USING (nk) GROUP BY sv.nk, sv.nv) v)`,
+  ];
+  const [row] = await sql.query<{ facets: string }>(
+    `${withClause(query, ctes)}
+     SELECT json_build_object(
+       'categories', COALESCE((
+         SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'parentId', c.parent_id, 'count', x.count)
+                         ORDER BY x.count DESC, c.id)
+           FROM (SELECT cl.anc, count(*)::int AS count FROM m JOIN closure cl ON cl.des = m.category_id
+                  WHERE m.p_ok AND m.s_ok AND m.sp_ok GROUP BY cl.anc) x
+           JOIN categories c ON c.id = x.anc), '[]'),
+       'price', (
+         SELECT json_build_object('min', b.lo::text, 'max', b.hi::text, 'buckets', (
+                  SELECT json_agg(json_build_object('from', (w.start + k.b * w.w)::text,
+                                                    'to', (w.start + (k.b + 1) * w.w)::text, 'count', k.count) ORDER BY k.b)
+                    FROM (SELECT LEAST(floor((m.price - w.start) / w.w), w.n - 1)::int AS b, count(*)::int AS count
+                            FROM m, width w WHERE m.c_ok AND m.s_ok AND m.sp_ok GROUP BY 1) k, width w))
+           FROM bounds b WHERE b.lo IS NOT NULL),
+       'specs', COALESCE((
+         SELECT json_agg(json_build_object('name', n.name, 'values', (
+                  SELECT json_agg(json_build_object('value', v.value, 'count', v.count) ORDER BY v.place)
+                    FROM vals v WHERE v.nk = n.nk AND v.place <= ${TOP_SPEC_VALUES})) ORDER BY n.count DESC, n.name COLLATE "C")
+           FROM names n), '[]'),
+       'inStock', (SELECT count(*)::int FROM m WHERE m.c_ok AND m.p_ok AND m.sp_ok AND m.stock > 0)
+     )::text AS facets`,
+    query.params,
+  );
+  return JSON.parse(row!.facets) as Facets;
+}

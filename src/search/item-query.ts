@@ -1,0 +1,101 @@
+/**
+ * The items a list request matches, as SQL parts that the page (catalog/item.repository.ts) and the
+ * facets (facets.ts) assemble in their own ways — one definition of each filter, so every facet
+ * count is the total the list would answer (contract §9.2).
+ */
+
+import type { KeywordSearch } from './keyword.ts';
+import { type KeywordSql, keywordSql, type Param } from './keyword-sql.ts';
+
+/** One spec filter: an item matches when one SKU has, for every name, one of its values. */
+export interface SpecFilter {
+  name: string;
+  values: string[];
+}
+
+export interface ItemFilter {
+  categoryId?: number;
+  search?: KeywordSearch;
+  /** Inclusive bounds, as canonical decimal text. */
+  minPrice?: string;
+  maxPrice?: string;
+  /** Only items with stock > 0. */
+  inStock?: true;
+  specs?: SpecFilter[];
+}
+
+/** Each filter as a condition on `i` (items) — the facets leave one of them out at a time. */
+export interface ItemQuery {
+  params: unknown[];
+  p: Param;
+  /** Common table expressions the parts need (`tree AS (…)` for a category filter), for one `WITH RECURSIVE`. */
+  ctes: string[];
+  keyword?: KeywordSql;
+  category?: string;
+  price?: string;
+  stock?: string;
+  /** Per spec filter, its condition on a SKU `s` (the facets drop one name at a time). */
+  specs: Array<{ name: string; onSku: string }>;
+}
+
+/** A SKU `s` has spec `name` with one of `values` (names and values compared case-insensitively, trimmed). */
+function skuHas(filter: SpecFilter, p: Param): string {
+  return `EXISTS (SELECT 1 FROM jsonb_each_text(s.specs) e WHERE lower(btrim(e.key)) = lower(btrim(${p(filter.name)}))
+            AND lower(btrim(e.value)) IN (SELECT lower(btrim(v)) FROM unnest(${p(filter.values)}::text[]) v))`;
+}
+
+/** Items with a SKU meeting every given condition on `s`. */
+export const someSku = (onSku: string[]) =>
+  onSku.length ? `EXISTS (SELECT 1 FROM skus s WHERE s.item_id = i.id AND ${onSku.join(' AND ')})` : undefined;
+
+export function compileItemQuery(filter: ItemFilter, params: unknown[] = []): ItemQuery {
+  const p: Param = (value) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const query: ItemQuery = { params, p, ctes: [], specs: [] };
+  if (filter.categoryId !== undefined) {
+    query.ctes.push(`tree AS (
+      SELECT id FROM categories WHERE id = ${p(filter.categoryId)}
+      UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)`);
+    query.category = 'i.category_id IN (SELECT id FROM tree)';
+  }
+  if (filter.search) query.keyword = keywordSql(filter.search, p);
+  const bounds: string[] = [];
+  if (filter.minPrice !== undefined) bounds.push(`i.price >= ${p(filter.minPrice)}::numeric`);
+  if (filter.maxPrice !== undefined) bounds.push(`i.price <= ${p(filter.maxPrice)}::numeric`);
+  if (bounds.length) query.price = bounds.join(' AND ');
+  if (filter.inStock) query.stock = 'i.stock > 0';
+  query.specs = (filter.specs ?? []).map((f) => ({ name: f.name, onSku: skuHas(f, p) }));
+  return query;
+}
+
+/** `WITH RECURSIVE …` of the query's and `more` common table expressions, or nothing. */
+export const withClause = (query: ItemQuery, more: string[] = []) => {
+  const ctes = [...query.ctes, ...more];
+  return ctes.length ? `WITH RECURSIVE ${ctes.join(', ')}` : '';
+};
+
+/**
+ * `FROM … WHERE …` of the matching items, leaving out the filters named in `except`. With a keyword,
+ * the documents `d` are joined and each term's tier is the LATERAL `t`.
+ */
+export function matchingItems(
+  query: ItemQuery,
+  except: { category?: boolean; price?: boolean; stock?: boolean; specName?: string | true } = {},
+): string {
+  const conditions: string[] = [];
+  let from = 'items i';
+  if (query.keyword) {
+    from = `item_search_documents d JOIN items i ON i.id = d.item_id CROSS JOIN LATERAL (${query.keyword.tiers}) t`;
+    conditions.push(query.keyword.candidates, query.keyword.matches);
+  }
+  if (query.category && !except.category) conditions.push(query.category);
+  if (query.price && !except.price) conditions.push(query.price);
+  if (query.stock && !except.stock) conditions.push(query.stock);
+  if (except.specName !== true) {
+    const specs = someSku(query.specs.filter((f) => f.name !== except.specName).map((f) => f.onSku));
+    if (specs) conditions.push(specs);
+  }
+  return `FROM ${from}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
+}

@@ -1,0 +1,55 @@
+/**
+ * A keyword as search runs it (contract §9.1): its terms, each with the spellings that may stand for
+ * it (the term itself, and the other terms of its synonym groups), and the whole keyword for the
+ * name tiers and the revision-1 substring rule.
+ */
+import { containsPattern } from '../db/like.ts';
+import { normalise, type Term, termsOf } from './text.ts';
+
+/** One spelling of a term: all its atoms must be found (a synonym may have several words). */
+export interface Spelling {
+  atoms: Array<Term & { prefix: boolean }>;
+  synonym: boolean;
+}
+
+export interface KeywordSearch {
+  /** The whole keyword, normalised (the name tiers compare it with the name). */
+  normalised: string;
+  /** `ILIKE` pattern of the keyword as typed (revision 1's rule: a substring of the name). */
+  pattern: string;
+  /** Every term must be found; each by any one of its spellings. Empty: the substring rule alone. */
+  terms: Spelling[][];
+}
+
+/** Synonym groups, normalised: a term → the groups it is in. */
+export type SynonymIndex = ReadonlyMap<string, ReadonlyArray<readonly string[]>>;
+
+export function synonymIndexOf(groups: ReadonlyArray<readonly string[]>): SynonymIndex {
+  const index = new Map<string, string[][]>();
+  for (const group of groups) {
+    for (const term of group) {
+      const list = index.get(term) ?? [];
+      list.push([...group]);
+      index.set(term, list);
+    }
+  }
+  return index;
+}
+
+export function compileKeyword(keyword: string, synonyms: SynonymIndex = new Map()): KeywordSearch {
+  const terms = termsOf(keyword);
+  const last = terms.length - 1;
+  return {
+    normalised: normalise(keyword),
+    pattern: containsPattern(keyword),
+    terms: terms.map((term, i) => {
+      // The last word also matches the start of a word, so results follow typing (`tra` → Trail).
+      const own: Spelling = { atoms: [{ ...term, prefix: i === last && !term.chinese }], synonym: false };
+      const others = new Set((synonyms.get(term.text) ?? []).flat().filter((t) => t !== term.text));
+      const spellings = [...others].map(
+        (other): Spelling => ({ atoms: termsOf(other).map((t) => ({ ...t, prefix: false })), synonym: true }),
+      );
+      return [own, ...spellings.filter((s) => s.atoms.length > 0)];
+    }),
+  };
+}
