@@ -7,6 +7,8 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import pg from 'pg';
+import { compileItemQuery, type ItemFilter, matchingItems, withClause } from '../src/search/item-query.ts';
+import { compileKeyword } from '../src/search/keyword.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const ITEM_JSON = (i: string) => `json_build_object(
@@ -21,56 +23,35 @@ const ITEM_JSON = (i: string) => `json_build_object(
   'updated_at', to_char(${i}.updated_at AT TIME ZONE 'UTC', ${ISO}))`;
 
 const ORDER_BY: Record<string, string> = {
+  relevance: 'i.created_at DESC, i.id DESC',
   newest: 'i.created_at DESC, i.id DESC',
   price_asc: 'i.price, i.id DESC',
   price_desc: 'i.price DESC, i.id DESC',
   name_asc: 'i.name, i.id DESC',
 };
 
-interface ListFilter {
-  category: number | null;
-  pattern: string | null;
-  minPrice: string | null;
-  maxPrice: string | null;
-  inStock: boolean;
-}
-
 // One statement per page: the filters present are spliced in, so each combination is planned for
-// its own index (as any careful hand-written query would be). $1 limit, $2 offset, then the filters.
-function listSql(
-  { category, pattern, minPrice, maxPrice, inStock }: ListFilter,
-  sort: string,
-): { text: string; params: unknown[] } {
-  const params: unknown[] = [];
-  const where: string[] = [];
-  const order = ORDER_BY[sort]!;
-  let tree = '';
-  if (category !== null) {
-    params.push(category);
-    tree = `WITH RECURSIVE tree AS (SELECT id FROM categories WHERE id = $3
-              UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)`;
-    where.push('i.category_id IN (SELECT id FROM tree)');
+// its own index (as any careful hand-written query would be). A keyword is matched and ranked by the
+// service's own search SQL (src/search/): the floor measures the framework around the same query,
+// not a different query.
+function listSql(filter: ItemFilter, sort: string, limit: number, offset: number): { text: string; params: unknown[] } {
+  const query = compileItemQuery(filter, [limit, offset]);
+  const from = matchingItems(query);
+  let inner = ORDER_BY[sort === 'relevance' ? 'newest' : sort]!;
+  let outer = inner;
+  let keys = '';
+  if (sort === 'relevance' && query.keyword) {
+    const { rank, span, first } = query.keyword.relevance();
+    keys = `, ${rank} AS r, ${span} AS s, ${first} AS f`;
+    inner = `r, s, f, ${ORDER_BY.newest}`;
+    outer = `p.r, p.s, p.f, ${ORDER_BY.newest}`;
   }
-  if (pattern !== null) {
-    params.push(pattern);
-    where.push(`i.name ILIKE $${params.length + 2}`);
-  }
-  if (minPrice !== null) {
-    params.push(minPrice);
-    where.push(`i.price >= $${params.length + 2}::numeric`);
-  }
-  if (maxPrice !== null) {
-    params.push(maxPrice);
-    where.push(`i.price <= $${params.length + 2}::numeric`);
-  }
-  if (inStock) where.push('i.stock > 0');
-  const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
   return {
-    params,
-    text: `${tree}
-      SELECT (SELECT count(*) FROM items i ${w})::int AS total,
-             (SELECT COALESCE(json_agg(${ITEM_JSON('i')} ORDER BY ${order}), '[]')::text
-                FROM (SELECT i.id FROM items i ${w} ORDER BY ${order} LIMIT $1 OFFSET $2) p
+    params: query.params,
+    text: `${withClause(query)}
+      SELECT (SELECT count(*) ${from})::int AS total,
+             (SELECT COALESCE(json_agg(${ITEM_JSON('i')} ORDER BY ${outer}), '[]')::text
+                FROM (SELECT i.id${keys} ${from} ORDER BY ${inner} LIMIT $1 OFFSET $2) p
                 JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id) AS items`,
   };
 }
@@ -114,7 +95,7 @@ export function startFloor(url: string, port: number, poolSize = 10) {
         const limit = intParam(q.get('limit'), 20, 1, 100);
         const category = q.has('category_id') ? intParam(q.get('category_id'), 0, 1, 2_147_483_647) : null;
         const keyword = (q.get('keyword') ?? '').trim();
-        const sort = q.get('sort') ?? 'newest';
+        const sort = q.get('sort') ?? (keyword ? 'relevance' : 'newest');
         const minPrice = moneyParam(q.get('min_price'));
         const maxPrice = moneyParam(q.get('max_price'));
         const inStock = q.get('in_stock');
@@ -131,9 +112,15 @@ export function startFloor(url: string, port: number, poolSize = 10) {
         ) {
           return send(res, 400, problem(400, 'VALIDATION_FAILED'));
         }
-        const pattern = keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-        const list = listSql({ category, pattern, minPrice, maxPrice, inStock: inStock === 'true' }, sort);
-        const { rows } = await pool.query(list.text, [limit, (page - 1) * limit, ...list.params]);
+        const filter: ItemFilter = {
+          categoryId: category ?? undefined,
+          search: keyword ? compileKeyword(keyword) : undefined,
+          minPrice: minPrice ?? undefined,
+          maxPrice: maxPrice ?? undefined,
+          inStock: inStock === 'true' ? true : undefined,
+        };
+        const list = listSql(filter, sort, limit, (page - 1) * limit);
+        const { rows } = await pool.query(list.text, list.params);
         const { total, items } = rows[0];
         return send(
           res,

@@ -32,7 +32,7 @@ const files = sourceFiles();
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 const room = (file: string) => (file.includes('/') ? file.split('/')[0]! : '(root)');
 /** Folders that hold a domain's rules: what the adapters must not know. */
-const DOMAINS = ['catalog', 'accounts', 'auth'];
+const DOMAINS = ['catalog', 'accounts', 'auth', 'search'];
 
 /** `from → to` for every import of a file in `rooms` that lands in one of `forbidden`. */
 function crossings(rooms: string[], forbidden: (target: string) => boolean, allowed: string[] = []): string[] {
@@ -56,6 +56,10 @@ describe('the rooms of src/', () => {
     expect(crossings(['http', 'rest', 'openapi'], (t) => DOMAINS.includes(room(t)), ['rest/routes.ts'])).toEqual([]);
   });
 
+  it('when search/ imports, then nothing comes from catalog/ (the catalogue uses search, not the other way)', () => {
+    expect(crossings(['search'], (t) => room(t) === 'catalog')).toEqual([]);
+  });
+
   it('when auth/ imports, then nothing comes from accounts/ (identity below the account flows)', () => {
     expect(crossings(['auth'], (t) => room(t) === 'accounts')).toEqual([]);
   });
@@ -65,7 +69,19 @@ describe('the rooms of src/', () => {
   });
 
   it('when infrastructure imports, then it knows no domain and no process wiring', () => {
-    const above = ['catalog', 'accounts', 'auth', 'process', 'setup', 'http', 'rest', 'openapi', 'graphql'];
+    const above = [
+      'catalog',
+      'accounts',
+      'auth',
+      'search',
+      'cli',
+      'process',
+      'setup',
+      'http',
+      'rest',
+      'openapi',
+      'graphql',
+    ];
     expect(
       crossings(['db', 'observability', 'config', 'errors', 'validation'], (t) => above.includes(room(t))),
     ).toEqual([]);

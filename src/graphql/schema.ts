@@ -3,6 +3,8 @@ import { builder } from './builder.ts';
 import './scalars.ts';
 import '../catalog/category.graphql.ts';
 import '../catalog/item.graphql.ts';
+import '../catalog/synonyms.graphql.ts';
+import '../search/suggestions.graphql.ts';
 import '../accounts/accounts.graphql.ts';
 import '../accounts/own-account.graphql.ts';
 import '../accounts/login.graphql.ts';

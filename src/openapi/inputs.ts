@@ -110,7 +110,10 @@ function describeParameter(route: CompiledRoute, name: string, schema: JsonSchem
 
 /** The value a parameter takes when it is left out (what the validation fills in), if any. */
 function defaultOf(input: z.ZodType, name: string): unknown {
-  const shape = (input as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  // An object schema, or one whose output is transformed as a whole (`.transform` wraps it in a pipe).
+  type Shaped = { shape?: Record<string, z.ZodType>; in?: Shaped };
+  const shaped = input as unknown as Shaped;
+  const shape = shaped.shape ?? shaped.in?.shape ?? {};
   const field = Object.entries(shape).find(([k]) => snakeCase(k) === name)?.[1];
   const parsed = field?.safeParse(undefined);
   return parsed?.success ? parsed.data : undefined;

@@ -44,7 +44,7 @@ export interface RestRoute {
   input?: { from: 'query' } | { from: 'body'; variable?: string };
   /** Extra variables from the request (path parameters, headers); may throw an AppError. */
   variables?: (req: RestRequest) => Record<string, unknown>;
-  /** The root field whose value is the response body (null → 404 NOT_FOUND). */
+  /** The root field (by its alias, if it has one) whose value is the response body (null → 404 NOT_FOUND). */
   result: string;
   /** The body is the operation's whole `data` (`{ "categories": [...] }`) rather than the field's value. */
   bodyIsData?: true;
@@ -132,7 +132,7 @@ export function compileRoutes(yoga: Yoga, routes: RestRoute[]): CompiledRoute[] 
     if (errors.length) throw new Error(`${where}: ${errors.map((e: Error) => e.message).join('; ')}`);
     const op = compiled.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     const fieldNode = op?.selectionSet.selections.find(
-      (s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === route.result,
+      (s): s is FieldNode => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === route.result,
     );
     const root = op?.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
     const field = fieldNode && root?.getFields()[fieldNode.name.value];

@@ -53,9 +53,11 @@ export async function findFacets(sql: SqlReader, filter: ItemFilter): Promise<Fa
                    lower(btrim(e.value)) AS nv
               FROM m JOIN skus s ON s.item_id = m.id CROSS JOIN LATERAL jsonb_each_text(s.specs) e
              WHERE m.c_ok AND m.p_ok AND m.s_ok ${otherSpecs.map((c) => `AND ${c}`).join(' ')})`,
-    `names AS (SELECT nk, count(DISTINCT item_id)::int AS count,
-                      (SELECT x.rk FROM sv x WHERE x.nk = sv.nk GROUP BY x.rk ORDER BY count(*) DESC, x.rk COLLATE "C" LIMIT 1) AS name
-                 FROM sv GROUP BY nk ORDER BY count DESC, name COLLATE "C" LIMIT ${TOP_SPEC_NAMES})`,
+    `names AS (SELECT * FROM (
+                 SELECT nk, count(DISTINCT item_id)::int AS count,
+                        (SELECT x.rk FROM sv x WHERE x.nk = sv.nk GROUP BY x.rk ORDER BY count(*) DESC, x.rk COLLATE "C" LIMIT 1) AS name
+                   FROM sv GROUP BY nk) n
+               ORDER BY n.count DESC, n.name COLLATE "C" LIMIT ${TOP_SPEC_NAMES})`,
     `vals AS (SELECT v.*, row_number() OVER (PARTITION BY v.nk ORDER BY v.count DESC, v.value COLLATE "C") AS place
                 FROM (SELECT sv.nk, sv.nv, count(DISTINCT sv.item_id)::int AS count,
                              (SELECT x.rv FROM sv x WHERE x.nk = sv.nk AND x.nv = sv.nv GROUP BY x.rv

@@ -11,7 +11,7 @@ import type { KeywordSearch, Spelling } from './keyword.ts';
 import { hanLookupOf, prefixLookupOf, substringLookupOf } from './text.ts';
 
 export const TIER = { equals: 10, startsWith: 20, contains: 30, name: 40, category: 50, sku: 60, description: 70 };
-const PINYIN = 5;
+export const PINYIN = 5;
 const SYNONYM = 2;
 
 /** Pushes a parameter, returns its placeholder. */
@@ -106,10 +106,13 @@ export function keywordSql(search: KeywordSearch, p: Param): KeywordSql {
       const places = search.terms.map(
         (spellings) => `NULLIF(strpos(d.name_text, ${p(spellings[0]!.atoms[0]!.text)}), 0)`,
       );
+      // Closeness and place order only the "every term in the name" tier (a name holding the whole
+      // keyword is ranked above it already, and ties there go newest first).
+      const inNameTier = `strpos(d.name_text, ${p(search.normalised)}::text) = 0 AND ${allInName}`;
       return {
         rank: `${nameTiers()} ELSE COALESCE(GREATEST(${columns.join(', ')}), ${TIER.contains + 5}) END`,
-        span: `CASE WHEN ${allInName} THEN COALESCE(GREATEST(${places.join(', ')}) - LEAST(${places.join(', ')}), 0) ELSE 0 END`,
-        first: `CASE WHEN ${allInName} THEN COALESCE(LEAST(${places.join(', ')}), 0) ELSE 0 END`,
+        span: `CASE WHEN ${inNameTier} THEN COALESCE(GREATEST(${places.join(', ')}) - LEAST(${places.join(', ')}), 0) ELSE 0 END`,
+        first: `CASE WHEN ${inNameTier} THEN COALESCE(LEAST(${places.join(', ')}), 0) ELSE 0 END`,
       };
     },
   };

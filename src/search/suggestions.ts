@@ -1,0 +1,83 @@
+/**
+ * Search suggestions (contract §9.3): category and item names in which every word of `q` is found —
+ * its last word as the start of a name word, Chinese as a substring, Latin also by the pinyin of the
+ * name's Chinese words. Categories first (few: matched in Node from one small read), then items by
+ * relevance (the search documents, name fields only).
+ */
+import type { SqlReader } from '../db/database.ts';
+import { compileItemQuery, matchingItems } from './item-query.ts';
+import { compileKeyword } from './keyword.ts';
+import { PINYIN, TIER } from './keyword-sql.ts';
+import { hasHan, normalise, pinyinWordsOf, type Term, termsOf, wordsOf } from './text.ts';
+
+export interface Suggestion {
+  text: string;
+  kind: 'item' | 'category';
+  id: number;
+}
+
+/** A category name as suggestions compare it; names change rarely, so each is worked out once. */
+interface NameForm {
+  text: string;
+  words: Set<string>;
+  pinyin: Set<string>;
+}
+const forms = new Map<string, NameForm>();
+const MAX_FORMS = 10_000;
+
+function formOf(name: string): NameForm {
+  let form = forms.get(name);
+  if (!form) {
+    const text = normalise(name);
+    form = { text, words: new Set(wordsOf(text)), pinyin: new Set(hasHan(text) ? pinyinWordsOf(text) : []) };
+    if (forms.size >= MAX_FORMS) forms.clear();
+    forms.set(name, form);
+  }
+  return form;
+}
+
+/** 0: every term found literally; 1: some only by pinyin; undefined: not a match. */
+function categoryMatch(form: NameForm, terms: Term[]): 0 | 1 | undefined {
+  let grade: 0 | 1 = 0;
+  for (const [i, term] of terms.entries()) {
+    if (term.chinese) {
+      if (!form.text.includes(term.text)) return undefined;
+      continue;
+    }
+    const last = i === terms.length - 1;
+    const found = (words: Set<string>) =>
+      last ? [...words].some((w) => w.startsWith(term.text)) : words.has(term.text);
+    if (found(form.words)) continue;
+    if (!found(form.pinyin)) return undefined;
+    grade = 1;
+  }
+  return grade;
+}
+
+export async function findSuggestions(sql: SqlReader, q: string, limit: number): Promise<Suggestion[]> {
+  const terms = termsOf(q);
+  if (terms.length === 0) return [];
+  const categories = await sql.query<{ id: number; name: string }>(
+    'SELECT id, name FROM categories ORDER BY sort_order, id',
+  );
+  const matched = categories
+    .map((c) => ({ c, grade: categoryMatch(formOf(c.name), terms) }))
+    .filter((m) => m.grade !== undefined)
+    .sort((a, b) => a.grade! - b.grade!)
+    .slice(0, limit)
+    .map(({ c }): Suggestion => ({ text: c.name, kind: 'category', id: c.id }));
+  const room = limit - matched.length;
+  if (room === 0) return matched;
+
+  const query = compileItemQuery({ search: compileKeyword(q) });
+  const keyword = query.keyword!;
+  const { rank, span, first } = keyword.relevance();
+  // In the name: every term's tier is the name's, literal or by pinyin.
+  const inName = terms.map((_, k) => `t.t${k} <= ${TIER.name + PINYIN}`).join(' AND ');
+  const rows = await sql.query<{ id: number; name: string }>(
+    `SELECT i.id, i.name ${matchingItems(query)} AND ${inName}
+      ORDER BY ${rank}, ${span}, ${first}, i.created_at DESC, i.id DESC LIMIT ${room}`,
+    query.params,
+  );
+  return [...matched, ...rows.map((r): Suggestion => ({ text: r.name, kind: 'item', id: r.id }))];
+}
