@@ -11,9 +11,4 @@ const term = text()
 export const synonymTerms = z
   .array(term, { error: 'must be a list of strings' })
   .transform((terms) => [...new Set(terms)])
-  .pipe(
-    z
-      .array(z.string())
-      .min(2, 'must hold at least 2 different terms')
-      .max(20, 'must hold at most 20 terms'),
-  );
+  .pipe(z.array(z.string()).min(2, 'must hold at least 2 different terms').max(20, 'must hold at most 20 terms'));

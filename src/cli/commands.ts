@@ -16,9 +16,11 @@ import {
   setAdminDisabled,
   setCustomerDisabled,
 } from '../accounts/accounts.service.ts';
+import { CATALOG_CHANNEL } from '../catalog/catalog-cache.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Admin } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
+import { reindexAll } from '../search/documents.ts';
 import { parseInput } from '../validation/field-errors.ts';
 
 export const USAGE = `usage: npm run cli -- <command>
@@ -30,6 +32,7 @@ export const USAGE = `usage: npm run cli -- <command>
   reset-password customer <email>             password from stdin or CLI_PASSWORD; revokes the customer's sessions
   reset-password admin <username>             password from stdin or CLI_PASSWORD
   list-admins
+  reindex                                     rebuild every item's search document (after changes made outside the service)
 `;
 
 export class UsageError extends Error {}
@@ -55,7 +58,7 @@ export function parseArgs(argv: string[]): Args {
     throw new UsageError('passwords are never taken from the command line; pipe it on stdin or set CLI_PASSWORD');
   }
   const [command, ...positional] = argv;
-  if (command === 'list-admins') {
+  if (command === 'list-admins' || command === 'reindex') {
     if (positional.length) throw new UsageError(`unexpected argument: ${positional[0]}\n\n${USAGE}`);
     return { command, name: '' };
   }
@@ -138,6 +141,12 @@ async function run(ctx: RequestContext, args: Args, password: () => Promise<stri
       const { password: newPassword } = parseInput(resetPasswordInput, { password: await password() });
       const customer = await resetCustomerPassword(ctx, id, newPassword);
       return `password reset for customer #${customer.id} ${customer.username} (sessions revoked)`;
+    }
+    case 'reindex': {
+      const items = await reindexAll(ctx.db.prisma);
+      // Every running instance drops its cached answers, as after any catalogue change.
+      await ctx.db.sql.query('SELECT pg_notify($1, $2)', [CATALOG_CHANNEL, 'reindex']);
+      return `search documents rebuilt for ${items} item(s)`;
     }
     case 'list-admins': {
       const admins = await listAdmins(ctx);

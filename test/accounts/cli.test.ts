@@ -315,3 +315,24 @@ describe('npm run cli — password resets and the admin list (contract §8.1)', 
     expect((await cli(['list-admins', 'extra'])).code).toBe(2);
   });
 });
+
+describe('npm run cli -- reindex (contract §9.1)', () => {
+  it('when items were written behind the service, then reindex makes search find them as they are now', async () => {
+    const category = await app.db.prisma.category.create({ data: { name: 'Reindex shelf' } });
+    const item = await app.db.prisma.item.create({
+      data: { name: 'Backdoor kettle', categoryId: category.id, price: '9.00', stock: 1 },
+    });
+    const search = async (keyword: string) =>
+      (await app.request(`/api/v1/items?keyword=${encodeURIComponent(keyword)}`)).body.items.map(
+        (i: { id: number }) => i.id,
+      );
+    // Without a document a keyword cannot find it (README: Search); a start or `reindex` writes one.
+    expect(await search('kettle')).toEqual([]);
+    const res = await cli(['reindex']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^search documents rebuilt for \d+ item\(s\)\n$/);
+    expect(await search('kettle')).toEqual([item.id]);
+    expect(await search('reindex shelf')).toEqual([item.id]);
+    expect((await cli(['reindex', 'extra'])).code).toBe(2);
+  });
+});
