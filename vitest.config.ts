@@ -26,6 +26,7 @@ const DATABASE_AGNOSTIC = [
   'test/observability/compression.test.ts',
   'test/observability/request-log.test.ts',
   'test/search/text.test.ts',
+  'test/unit/**',
 ];
 
 export default defineConfig({
