@@ -59,6 +59,8 @@ export interface BenchResult {
   machine: Machine;
   scenarios: Scenario[];
   startup: { empty_ms: number; existing_ms: number };
+  /** The relevance suite (bench/relevance-suite.ts): 60 queries over 360 items. */
+  relevance: { queries: number; mrr: number; precision_at_3: number; misses: string[] };
 }
 
 export const ratio = (a: number, b: number) => Math.round((a / Math.max(1, b)) * 100) / 100;
@@ -132,7 +134,10 @@ export function notes(result: BenchResult): string {
   }
   const { empty_ms, existing_ms } = result.startup;
   const m = result.machine;
+  const r = result.relevance;
   out.push(
+    `Relevance suite: ${r.queries} queries, MRR ${r.mrr.toFixed(3)}, precision@3 ${r.precision_at_3.toFixed(3)}` +
+      (r.misses.length ? `; first answer wrong for: ${r.misses.join(', ')}.` : '; every first answer right.'),
     `Start-up to /readyz 200 on the embedded database: empty ${empty_ms} ms, existing data ${existing_ms} ms.`,
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GiB, Node ${m.node}, PostgreSQL ${m.postgres}; ${m.date}.`,
   );

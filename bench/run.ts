@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { ensureBenchCustomer, prepareBenchData } from './data.ts';
 import { CONNECTIONS, LOGIN_CONNECTIONS, measure, type Timing } from './load.ts';
 import { mixedScenario } from './mixed.ts';
+import { relevanceScore } from './relevance.ts';
 import { type BenchResult, describeMachine, notes, ratio, type Scenario, table, writeResult } from './report.ts';
 import { itemsByHeat, type Requests, scenarioRequests } from './requests.ts';
 import {
@@ -145,6 +146,14 @@ async function main(): Promise<void> {
 
   log('start-up on the embedded database');
   const startup = await startupTimes();
+  log('relevance suite');
+  const score = await relevanceScore();
+  const relevance = {
+    queries: score.queries,
+    mrr: Math.round(score.mrr * 1000) / 1000,
+    precision_at_3: Math.round(score.precisionAt3 * 1000) / 1000,
+    misses: score.misses.map((m) => m.q),
+  };
 
   const machine = await describeMachine(benchUrl, {
     date: startedAt.toISOString(),
@@ -154,7 +163,7 @@ async function main(): Promise<void> {
     warmup_s: settings.warmup,
     duration_s: settings.duration,
   });
-  const result: BenchResult = { machine, scenarios, startup };
+  const result: BenchResult = { machine, scenarios, startup, relevance };
   // Quick runs (the test suite's) keep their own file, so they never overwrite a full run's figures.
   writeResult(
     process.env.BENCH_RESULTS_FILE ?? join(ROOT, `bench/results/${quick ? 'latest-quick' : 'latest'}.json`),

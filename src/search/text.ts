@@ -42,18 +42,31 @@ export function termsOf(keyword: string): Term[] {
 
 /**
  * The pinyin spellings of the Chinese words of `text` (contract §9.1): each word's whole toneless
- * pinyin (`跑鞋` → `paoxie`), its initials when it has 2+ characters (`px`), and each character's
- * syllable (`pao`, `xie`), so `pao xie` typed with a space finds it too.
+ * pinyin (`跑鞋` → `paoxie`), its initials when it has 2+ characters (`px`), each character's
+ * syllable (`pao`, `xie`, so `pao xie` typed with a space finds it too), and the same whole and
+ * initials for 2 to 4 neighbouring words (`男士跑鞋` → `nanshipaoxie`, `nspx`).
  */
+const MAX_JOINED_WORDS = 4;
+
 export function pinyinWordsOf(text: string): string[] {
   const words = new Set<string>();
+  const spell = (syllables: string[]) => {
+    if (syllables.length === 0) return;
+    words.add(syllables.join(''));
+    if (syllables.length >= 2) words.add(syllables.map((s) => s[0]).join(''));
+  };
   for (const run of hanRunsOf(text)) {
-    for (const word of segment(run)) {
-      const syllables = syllablesOf(word);
-      if (syllables.length === 0) continue;
-      words.add(syllables.join(''));
-      if (syllables.length >= 2) words.add(syllables.map((s) => s[0]).join(''));
+    const perWord = segment(run).map(syllablesOf);
+    for (const syllables of perWord) {
+      spell(syllables);
       for (const s of syllables) words.add(s);
+    }
+    // Neighbouring words together too: shoppers type 蓝牙耳机 as `lyej` though the dictionary has
+    // 蓝牙 + 耳机, and 男士蓝牙耳机 as `nanshi…` or `nslyej`.
+    for (let from = 0; from < perWord.length; from++) {
+      for (let to = from + 2; to <= Math.min(perWord.length, from + MAX_JOINED_WORDS); to++) {
+        spell(perWord.slice(from, to).flat());
+      }
     }
   }
   return [...words];
