@@ -7,6 +7,8 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import pg from 'pg';
+import { pageOrder } from '../src/catalog/item.repository.ts';
+import { ITEM_SORTS, type ItemSort } from '../src/catalog/item.schema.ts';
 import { compileItemQuery, type ItemFilter, matchingItems, withClause } from '../src/search/item-query.ts';
 import { compileKeyword } from '../src/search/keyword.ts';
 
@@ -22,14 +24,6 @@ const ITEM_JSON = (i: string) => `json_build_object(
   'created_at', to_char(${i}.created_at AT TIME ZONE 'UTC', ${ISO}),
   'updated_at', to_char(${i}.updated_at AT TIME ZONE 'UTC', ${ISO}))`;
 
-const ORDER_BY: Record<string, string> = {
-  relevance: 'i.created_at DESC, i.id DESC',
-  newest: 'i.created_at DESC, i.id DESC',
-  price_asc: 'i.price, i.id DESC',
-  price_desc: 'i.price DESC, i.id DESC',
-  name_asc: 'i.name, i.id DESC',
-};
-
 // One statement per page: the filters present are spliced in, so each combination is planned for
 // its own index (as any careful hand-written query would be). A keyword is matched and ranked by the
 // service's own search SQL (src/search/): the floor measures the framework around the same query,
@@ -37,15 +31,7 @@ const ORDER_BY: Record<string, string> = {
 function listSql(filter: ItemFilter, sort: string, limit: number, offset: number): { text: string; params: unknown[] } {
   const query = compileItemQuery(filter, [limit, offset]);
   const from = matchingItems(query);
-  let inner = ORDER_BY[sort === 'relevance' ? 'newest' : sort]!;
-  let outer = inner;
-  let keys = '';
-  if (sort === 'relevance' && query.keyword) {
-    const { rank, span, first } = query.keyword.relevance();
-    keys = `, ${rank} AS r, ${span} AS s, ${first} AS f`;
-    inner = `r, s, f, ${ORDER_BY.newest}`;
-    outer = `p.r, p.s, p.f, ${ORDER_BY.newest}`;
-  }
+  const { inner, keys, outer } = pageOrder(query, sort as ItemSort);
   return {
     params: query.params,
     text: `${withClause(query)}
@@ -104,7 +90,7 @@ export function startFloor(url: string, port: number, poolSize = 10) {
           limit === undefined ||
           category === undefined ||
           keyword.length > 100 ||
-          !Object.hasOwn(ORDER_BY, sort) ||
+          !(ITEM_SORTS as readonly string[]).includes(sort) ||
           minPrice === undefined ||
           maxPrice === undefined ||
           (minPrice !== null && maxPrice !== null && Number(minPrice) > Number(maxPrice)) ||

@@ -84,7 +84,7 @@ const ORDER_BY: Record<Exclude<ItemSort, 'relevance'>, string> = {
  * The page's order: `inner` sorts the matches (with the keyword's columns at hand), `keys` are what
  * the page's rows carry out of it, `outer` orders the rows in the answer by them.
  */
-function orderOf(query: ItemQuery, sort: ItemSort): { inner: string; keys: string; outer: string } {
+export function pageOrder(query: ItemQuery, sort: ItemSort): { inner: string; keys: string; outer: string } {
   const k = query.keyword;
   if (sort === 'relevance' && k) {
     // Best match first (contract §9.1: tier, then terms closer together and earlier in the name), then newest.
@@ -115,7 +115,7 @@ export async function findItemPage(
 ): Promise<{ total: number; items: ItemRow[] }> {
   const query = compileItemQuery(filter, [limit, offset]);
   const from = matchingItems(query);
-  const order = orderOf(query, sort);
+  const order = pageOrder(query, sort);
   const count = knownTotal === undefined ? `(SELECT count(*)::int ${from})` : 'NULL::int';
   const [row] = await sql.query<{ total: number | null; items: string }>(
     `${withClause(query)}

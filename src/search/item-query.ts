@@ -87,7 +87,8 @@ export function matchingItems(
   const conditions: string[] = [];
   let from = 'items i';
   if (query.keyword) {
-    from = `item_search_documents d JOIN items i ON i.id = d.item_id CROSS JOIN LATERAL (${query.keyword.tiers}) t`;
+    // OFFSET 0 keeps the tiers a subquery of their own: computed once per row, not inlined into each use.
+    from = `item_search_documents d JOIN items i ON i.id = d.item_id CROSS JOIN LATERAL (${query.keyword.tiers} OFFSET 0) t`;
     conditions.push(query.keyword.candidates, query.keyword.matches);
   }
   if (query.category && !except.category) conditions.push(query.category);
