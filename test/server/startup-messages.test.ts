@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import { sample } from '../helpers/prometheus.ts';
 import { freePort, startProcess, startService } from '../helpers/service-process.ts';
-import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
+import { createTestDatabase, migratedDataDir, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
 
 let database: TestDatabase | undefined;
 let env: Record<string, string>;
@@ -132,7 +132,8 @@ describe('start-up messages', () => {
         env: {
           ...env,
           ...PRODUCTION,
-          DATA_DIR: mkdtempSync(join(tmpdir(), 'shop-prod-embedded-')),
+          // Migrated already: what is under test is the warning and the metrics port, not a first start.
+          DATA_DIR: await migratedDataDir('shop-prod-embedded-'),
           METRICS_PORT: String(metricsPort),
         },
       });
