@@ -55,6 +55,25 @@ query Categories {
   categories { id name parentId sortOrder }
 }
 
+# Search: Chinese words, pinyin ("paoxie"), synonyms;
+# best match first, with facet counts.
+query Search {
+  items(keyword: "跑鞋", limit: 5) {
+    total
+    items { id name price category { name } }
+    facets {
+      categories { id name count }
+      price { min max buckets { from to count } }
+      specs { name values { value count } }
+      inStock
+    }
+  }
+}
+
+query Suggestions {
+  searchSuggestions(q: "pao", limit: 5) { text kind id }
+}
+
 mutation AdminLogin {
   adminLogin(username: "admin", password: "demo-admin-password") {
     accessToken expiresIn admin { id username role }

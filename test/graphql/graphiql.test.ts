@@ -44,7 +44,16 @@ describe('GraphiQL', () => {
     expect(script).toContain('"defaultEditorToolsVisibility":"headers"');
     expect(script).toContain(JSON.stringify(EXAMPLE_HEADERS));
     expect(JSON.parse(EXAMPLE_HEADERS)).toEqual({ Authorization: 'Bearer ' });
-    expect(operationNames()).toEqual(['ListItems', 'Categories', 'AdminLogin', 'CreateItem', 'CustomerLogin', 'Me']);
+    expect(operationNames()).toEqual([
+      'ListItems',
+      'Categories',
+      'Search',
+      'Suggestions',
+      'AdminLogin',
+      'CreateItem',
+      'CustomerLogin',
+      'Me',
+    ]);
   });
 
   it('when each example operation is run as the tab says, then it answers data without errors', async () => {
