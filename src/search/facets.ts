@@ -41,7 +41,7 @@ export async function findFacets(sql: SqlReader, filter: ItemFilter): Promise<Fa
        SELECT i.id, i.category_id, i.price, i.stock,
               ${flag(query.category)} AS c_ok, ${flag(query.price)} AS p_ok, ${flag(query.stock)} AS s_ok,
               ${flag(allSpecs)} AS sp_ok
-         ${matchingItems(query, { category: true, price: true, stock: true, specName: true })})`,
+         ${matchingItems(query, { keywordOnly: true })})`,
     `closure AS (SELECT id AS anc, id AS des FROM categories
                  UNION ALL SELECT cl.anc, c.id FROM closure cl JOIN categories c ON c.parent_id = cl.des)`,
     `bounds AS (SELECT min(price) AS lo, max(price) AS hi FROM m WHERE c_ok AND s_ok AND sp_ok)`,

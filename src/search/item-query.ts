@@ -24,7 +24,7 @@ export interface ItemFilter {
   specs?: SpecFilter[];
 }
 
-/** Each filter as a condition on `i` (items) — the facets leave one of them out at a time. */
+/** Each filter as a condition on `i` (items) — the facets count with all but one of them at a time. */
 export interface ItemQuery {
   params: unknown[];
   p: Param;
@@ -34,7 +34,7 @@ export interface ItemQuery {
   category?: string;
   price?: string;
   stock?: string;
-  /** Per spec filter, its condition on a SKU `s` (the facets drop one name at a time). */
+  /** Per spec filter, its name and its condition on a SKU `s` (the facets drop one name at a time). */
   specs: Array<{ name: string; onSku: string }>;
 }
 
@@ -77,13 +77,11 @@ export const withClause = (query: ItemQuery, more: string[] = []) => {
 };
 
 /**
- * `FROM … WHERE …` of the matching items, leaving out the filters named in `except`. With a keyword,
- * the documents `d` are joined and each term's tier is the LATERAL `t`.
+ * `FROM … WHERE …` of the matching items: every filter, or (`keywordOnly`, for the facets, which hold
+ * the other filters as flags) the keyword alone. With a keyword, the documents `d` are joined and each
+ * term's tier is the LATERAL `t`.
  */
-export function matchingItems(
-  query: ItemQuery,
-  except: { category?: boolean; price?: boolean; stock?: boolean; specName?: string | true } = {},
-): string {
+export function matchingItems(query: ItemQuery, { keywordOnly = false } = {}): string {
   const conditions: string[] = [];
   let from = 'items i';
   if (query.keyword) {
@@ -91,12 +89,10 @@ export function matchingItems(
     from = `item_search_documents d JOIN items i ON i.id = d.item_id CROSS JOIN LATERAL (${query.keyword.tiers} OFFSET 0) t`;
     conditions.push(query.keyword.candidates, query.keyword.matches);
   }
-  if (query.category && !except.category) conditions.push(query.category);
-  if (query.price && !except.price) conditions.push(query.price);
-  if (query.stock && !except.stock) conditions.push(query.stock);
-  if (except.specName !== true) {
-    const specs = someSku(query.specs.filter((f) => f.name !== except.specName).map((f) => f.onSku));
-    if (specs) conditions.push(specs);
+  if (!keywordOnly) {
+    const specs = someSku(query.specs.map((f) => f.onSku));
+    for (const condition of [query.category, query.price, query.stock, specs])
+      if (condition) conditions.push(condition);
   }
   return `FROM ${from}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
 }
