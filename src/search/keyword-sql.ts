@@ -68,20 +68,20 @@ export interface KeywordSql {
 export function keywordSql(search: KeywordSearch, p: Param): KeywordSql {
   const substring = `d.lookup @> ${p(substringLookupOf(search.normalised))}::text[]`;
   const substringMatch = `i.name ILIKE ${p(search.pattern)}::text`;
-  // Typed: a parameter only the relevance order uses is still sent when the page is sorted otherwise.
-  const nameTiers = () => {
-    const kw = p(search.normalised);
-    return (
-      `CASE WHEN d.name_text = ${kw} THEN ${TIER.equals} WHEN starts_with(d.name_text, ${kw}) THEN ${TIER.startsWith} ` +
-      `WHEN strpos(d.name_text, ${kw}) > 0 THEN ${TIER.contains}`
-    );
-  };
+  // `kw`: the placeholder of the normalised keyword, sent once per statement that orders by relevance.
+  const nameTiers = (kw: string) =>
+    `CASE WHEN d.name_text = ${kw} THEN ${TIER.equals} WHEN starts_with(d.name_text, ${kw}) THEN ${TIER.startsWith} ` +
+    `WHEN strpos(d.name_text, ${kw}) > 0 THEN ${TIER.contains}`;
   if (search.terms.length === 0) {
     return {
       candidates: substring,
       tiers: 'SELECT 1 AS t0',
       matches: substringMatch,
-      relevance: () => ({ rank: `${nameTiers()} ELSE ${TIER.contains} END`, span: '0', first: '0' }),
+      relevance: () => ({
+        rank: `${nameTiers(p(search.normalised))} ELSE ${TIER.contains} END`,
+        span: '0',
+        first: '0',
+      }),
     };
   }
   const candidates = search.terms
@@ -102,15 +102,16 @@ export function keywordSql(search: KeywordSearch, p: Param): KeywordSql {
     tiers,
     matches: `((${columns.map((c) => `${c} IS NOT NULL`).join(' AND ')}) OR ${substringMatch})`,
     relevance: () => {
+      const kw = p(search.normalised);
       // Where each term stands in the name (its own spelling, literally); NULL when it is not there.
       const places = search.terms.map(
         (spellings) => `NULLIF(strpos(d.name_text, ${p(spellings[0]!.atoms[0]!.text)}), 0)`,
       );
       // Closeness and place order only the "every term in the name" tier (a name holding the whole
       // keyword is ranked above it already, and ties there go newest first).
-      const inNameTier = `strpos(d.name_text, ${p(search.normalised)}::text) = 0 AND ${allInName}`;
+      const inNameTier = `strpos(d.name_text, ${kw}) = 0 AND ${allInName}`;
       return {
-        rank: `${nameTiers()} ELSE COALESCE(GREATEST(${columns.join(', ')}), ${TIER.contains + 5}) END`,
+        rank: `${nameTiers(kw)} ELSE COALESCE(GREATEST(${columns.join(', ')}), ${TIER.contains + 5}) END`,
         span: `CASE WHEN ${inNameTier} THEN COALESCE(GREATEST(${places.join(', ')}) - LEAST(${places.join(', ')}), 0) ELSE 0 END`,
         first: `CASE WHEN ${inNameTier} THEN COALESCE(LEAST(${places.join(', ')}), 0) ELSE 0 END`,
       };

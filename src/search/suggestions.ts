@@ -8,7 +8,7 @@ import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, matchingItems } from './item-query.ts';
 import { compileKeyword } from './keyword.ts';
 import { PINYIN, TIER } from './keyword-sql.ts';
-import { hasHan, normalise, pinyinWordsOf, type Term, termsOf, wordsOf } from './text.ts';
+import { hasHan, normalise, pinyinWordsOf, type Term, wordsOf } from './text.ts';
 
 export interface Suggestion {
   text: string;
@@ -55,7 +55,9 @@ function categoryMatch(form: NameForm, terms: Term[]): 0 | 1 | undefined {
 }
 
 export async function findSuggestions(sql: SqlReader, q: string, limit: number): Promise<Suggestion[]> {
-  const terms = termsOf(q);
+  // Compiled once: its terms (each term's own spelling) serve the categories, the SQL the items.
+  const search = compileKeyword(q);
+  const terms: Term[] = search.terms.map(([own]) => own!.atoms[0]!);
   if (terms.length === 0) return [];
   const categories = await sql.query<{ id: number; name: string }>(
     'SELECT id, name FROM categories ORDER BY sort_order, id',
@@ -69,7 +71,7 @@ export async function findSuggestions(sql: SqlReader, q: string, limit: number):
   const room = limit - matched.length;
   if (room === 0) return matched;
 
-  const query = compileItemQuery({ search: compileKeyword(q) });
+  const query = compileItemQuery({ search });
   const keyword = query.keyword!;
   const { rank, span, first } = keyword.relevance();
   // In the name: every term's tier is the name's, literal or by pinyin.
