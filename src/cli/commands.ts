@@ -144,7 +144,9 @@ async function run(ctx: RequestContext, args: Args, password: () => Promise<stri
     }
     case 'reindex': {
       const items = await reindexAll(ctx.db.prisma);
-      // Every running instance drops its cached answers, as after any catalogue change.
+      // As after any catalogue write: this process's cache at once, every other instance through the
+      // notification (which arrives asynchronously, so it cannot stand in for the first).
+      ctx.services.catalogCache.invalidate();
       await ctx.db.sql.query('SELECT pg_notify($1, $2)', [CATALOG_CHANNEL, 'reindex']);
       return `search documents rebuilt for ${items} item(s)`;
     }
