@@ -17,6 +17,8 @@ export interface RequestContext {
   /** The principal, resolved lazily for the audience a field (or route) declares. */
   readonly auth: RequestAuth;
   readonly clientIp: string;
+  /** The client's User-Agent, cut short (session lists show it, contract §10.4); null when none was sent. */
+  readonly userAgent: string | null;
   /**
    * Where this request's catalogue reads go: the replicas (`db.reads`), except for an answer the
    * catalogue cache will keep — that one is read from the primary, so a lagging replica's old data
@@ -49,6 +51,7 @@ export interface RequestInfo {
   /** Every Authorization header sent (normally zero or one). */
   authorization: readonly string[];
   clientIp: string;
+  userAgent: string | null;
   /** The answer will be kept by the answer cache: read it from the primary, never a replica. */
   readFromPrimary?: boolean;
 }
@@ -68,6 +71,7 @@ export function operatorContext(db: Database, services: Services, log: Logger): 
     services,
     auth: RequestAuth.operator(services, db),
     clientIp: 'local',
+    userAgent: 'cli',
     catalogReads: db.sql,
     observed: {},
   };

@@ -2,14 +2,17 @@
  * The Customer and Admin types, `me` / `adminMe`, the admins' account reads and mutations (contract §5,
  * §8.3). A customer's own operations are in own-account.graphql.ts.
  */
+import { ADMIN_ROLES, ROLE_DESCRIPTIONS } from '../auth/roles.ts';
 import { builder } from '../graphql/builder.ts';
 import { pageType } from '../graphql/page-type.ts';
 import { pageSizeCost } from '../validation/paging.ts';
 import {
   accountIdInput,
+  changePasswordInput,
   createAdminInput,
   createCustomerInput,
   listCustomersInput,
+  setAdminRoleInput,
   setDisabledInput,
 } from './accounts.schema.ts';
 import {
@@ -17,8 +20,15 @@ import {
   createCustomer,
   listCustomers,
   setAdminDisabled,
+  setAdminRole,
   setCustomerDisabled,
 } from './accounts.service.ts';
+import { changeAdminPassword } from './admin-account.service.ts';
+
+export const AdminRoleType = builder.enumType('AdminRole', {
+  description: 'What an admin (or an API key) may do (contract §10.1).',
+  values: Object.fromEntries(ADMIN_ROLES.map((role) => [role, { value: role, description: ROLE_DESCRIPTIONS[role] }])),
+});
 
 export const CustomerType = builder.prismaObject('Customer', {
   description: 'A storefront account. `username` (an e-mail address) is null for mini-program-only accounts.',
@@ -28,10 +38,10 @@ export const CustomerType = builder.prismaObject('Customer', {
     nickname: t.exposeString('nickname', { nullable: true }),
     avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
     // Account administration only (contract §8.3): a customer's own token does not see them.
-    disabled: t.exposeBoolean('disabled', { authScopes: { admin: true }, description: 'Admin callers only.' }),
+    disabled: t.exposeBoolean('disabled', { authScopes: { customersRead: true }, description: 'Admin callers only.' }),
     createdAt: t.expose('createdAt', {
       type: 'DateTime',
-      authScopes: { admin: true },
+      authScopes: { customersRead: true },
       description: 'Admin callers only.',
     }),
   }),
@@ -42,11 +52,11 @@ export const AdminType = builder.prismaObject('Admin', {
   fields: (t) => ({
     id: t.exposeInt('id'),
     username: t.exposeString('username'),
-    role: t.exposeString('role'),
-    disabled: t.exposeBoolean('disabled', { authScopes: { admin: true }, description: 'Admin callers only.' }),
+    role: t.expose('role', { type: AdminRoleType }),
+    disabled: t.exposeBoolean('disabled', { authScopes: { adminEnrolling: true }, description: 'Admin callers only.' }),
     createdAt: t.expose('createdAt', {
       type: 'DateTime',
-      authScopes: { admin: true },
+      authScopes: { adminEnrolling: true },
       description: 'Admin callers only.',
     }),
   }),
@@ -74,6 +84,7 @@ const CreateAdminInput = builder
     fields: (t) => ({
       username: t.string({ required: true, description: '3..64 characters.' }),
       password: t.string({ required: true, description: '8..1024 characters.' }),
+      role: t.field({ type: AdminRoleType, description: 'Default `viewer`.' }),
     }),
   })
   .validate(createAdminInput);
@@ -83,7 +94,7 @@ builder.queryFields((t) => ({
     type: CustomerPageType,
     description:
       'Admin: customers, newest first; `keyword` is a case-insensitive substring of the username or nickname.',
-    authScopes: { admin: true },
+    authScopes: { customersRead: true },
     // Like `items`: what is selected of each customer costs `limit` times (contract §7.2).
     complexity: (args) => ({ field: 1, multiplier: pageSizeCost(args.limit) }),
     args: t.validate(
@@ -100,14 +111,14 @@ builder.queryFields((t) => ({
     type: CustomerType,
     nullable: true,
     description: 'Admin: one customer, or null when there is no such customer.',
-    authScopes: { admin: true },
+    authScopes: { customersRead: true },
     args: t.validate({ id: t.arg.int({ required: true }) }, accountIdInput),
     resolve: (query, _root, args, ctx) => ctx.db.prisma.customer.findUnique({ ...query, where: { id: args.id } }),
   }),
   admins: t.prismaField({
     type: [AdminType],
     description: 'Admin: every administrator account, by id.',
-    authScopes: { admin: true },
+    authScopes: { owner: true },
     resolve: (query, _root, _args, ctx) => ctx.db.prisma.admin.findMany({ ...query, orderBy: { id: 'asc' } }),
   }),
   me: t.prismaField({
@@ -124,7 +135,7 @@ builder.queryFields((t) => ({
     type: AdminType,
     nullable: true,
     description: 'The administrator the (admin) access token belongs to.',
-    authScopes: { admin: true },
+    authScopes: { adminEnrolling: true },
     resolve: async (query, _root, _args, ctx) => {
       const { adminId } = await ctx.auth.admin();
       return ctx.db.prisma.admin.findUnique({ ...query, where: { id: adminId } });
@@ -136,14 +147,14 @@ builder.mutationFields((t) => ({
   createCustomer: t.field({
     type: CustomerType,
     description: 'Admin: creates an e-mail customer account.',
-    authScopes: { admin: true },
+    authScopes: { customersWrite: true },
     args: { input: t.arg({ type: CreateCustomerInput, required: true }) },
     resolve: (_root, args, ctx) => createCustomer(ctx, args.input),
   }),
   setCustomerDisabled: t.field({
     type: CustomerType,
     description: 'Admin: disables (revoking every session at once) or re-enables a customer.',
-    authScopes: { admin: true },
+    authScopes: { customersWrite: true },
     args: t.validate(
       { id: t.arg.int({ required: true }), disabled: t.arg.boolean({ required: true }) },
       setDisabledInput,
@@ -152,8 +163,8 @@ builder.mutationFields((t) => ({
   }),
   createAdmin: t.field({
     type: AdminType,
-    description: 'Admin: creates another administrator.',
-    authScopes: { admin: true },
+    description: 'Creates another administrator (a `viewer` unless `role` says otherwise).',
+    authScopes: { owner: true },
     args: { input: t.arg({ type: CreateAdminInput, required: true }) },
     resolve: (_root, args, ctx) => createAdmin(ctx, args.input),
   }),
@@ -161,11 +172,34 @@ builder.mutationFields((t) => ({
     type: AdminType,
     description:
       "Admin: disables or re-enables an administrator; the account's tokens stop working at once. Not one's own.",
-    authScopes: { admin: true },
+    authScopes: { owner: true },
     args: t.validate(
       { id: t.arg.int({ required: true }), disabled: t.arg.boolean({ required: true }) },
       setDisabledInput,
     ),
     resolve: (_root, args, ctx) => setAdminDisabled(ctx, args),
+  }),
+  setAdminRole: t.field({
+    type: AdminType,
+    description:
+      "Sets an admin's role; it takes effect on their next request. The last enabled owner cannot be demoted " +
+      '(VALIDATION_FAILED on `role`).',
+    authScopes: { owner: true },
+    args: t.validate(
+      { id: t.arg.int({ required: true }), role: t.arg({ type: AdminRoleType, required: true }) },
+      setAdminRoleInput,
+    ),
+    resolve: (_root, args, ctx) => setAdminRole(ctx, args),
+  }),
+  changeAdminPassword: t.boolean({
+    description:
+      "Changes the calling admin's password; a wrong current password is INVALID_CREDENTIALS (a failed login). " +
+      "The admin's other sessions are revoked.",
+    authScopes: { adminEnrolling: true },
+    args: t.validate(
+      { currentPassword: t.arg.string({ required: true }), newPassword: t.arg.string({ required: true }) },
+      changePasswordInput,
+    ),
+    resolve: (_root, args, ctx) => changeAdminPassword(ctx, args),
   }),
 }));

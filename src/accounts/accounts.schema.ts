@@ -4,6 +4,7 @@
  * are free-form (3..64 characters, trimmed, case kept).
  */
 import { z } from 'zod';
+import { ADMIN_ROLES } from '../auth/roles.ts';
 import { keywordArg, pageArgs } from '../validation/paging.ts';
 import { httpUrl, INT32_MAX, rule, secretText, text } from '../validation/rules.ts';
 
@@ -42,13 +43,24 @@ export const createCustomerInput = z.object({
 });
 export type CreateCustomerInput = z.output<typeof createCustomerInput>;
 
-export const createAdminInput = z.object({ username: adminUsername, password: newPassword });
+/** One of the roles of contract §10.1 (GraphQL's `AdminRole` enum admits nothing else either). */
+export const adminRole = z.enum(ADMIN_ROLES, { error: `must be one of ${ADMIN_ROLES.join(', ')}` });
+
+/** `createAdmin`: a new admin is a viewer unless given a role (contract §10.1). */
+export const createAdminInput = z.object({
+  username: adminUsername,
+  password: newPassword,
+  role: adminRole.nullish().transform((role) => role ?? 'viewer'),
+});
 export type CreateAdminInput = z.output<typeof createAdminInput>;
 
-const accountId = z.number().int().min(1, 'must be a positive integer').max(INT32_MAX, 'is out of range');
+export const accountId = z.number().int().min(1, 'must be a positive integer').max(INT32_MAX, 'is out of range');
 
 export const setDisabledInput = z.object({ id: accountId, disabled: z.boolean({ error: 'must be true or false' }) });
 export type SetDisabledInput = z.output<typeof setDisabledInput>;
+
+export const setAdminRoleInput = z.object({ id: accountId, role: adminRole });
+export type SetAdminRoleInput = z.output<typeof setAdminRoleInput>;
 
 /** A nickname a customer chooses (sign-up, profile): trimmed, 1..64 characters (contract §8.1). */
 export const ownNickname = text()

@@ -1,9 +1,13 @@
 /**
  * Account management for admins (GraphQL) and operators (the CLI): create customers and admins,
- * disable and re-enable them. Disabling a customer revokes every session in the same transaction;
- * disabling an admin needs nothing more, because admin tokens are checked against the account on
- * every admin request.
+ * disable and re-enable them, set an admin's role. Every change goes through the admin-write helper
+ * (one transaction with its audit entry). Disabling a customer revokes every session in that
+ * transaction; disabling an admin needs nothing more, because admin tokens are checked against the
+ * account on every admin request. The last enabled owner can be neither demoted nor disabled.
  */
+import { adminWrite, type Tx } from '../audit/admin-write.ts';
+import { changesBetween } from '../audit/audit-log.ts';
+import type { AdminRole } from '../auth/roles.ts';
 import { revokeCustomerSessions } from '../auth/sessions.service.ts';
 import { likeLiteral } from '../db/like.ts';
 import { isUniqueViolation } from '../db/prisma-errors.ts';
@@ -11,7 +15,13 @@ import { type AppError, notFound, validationFailed } from '../errors/app-error.t
 import type { Admin, Customer, Prisma } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
-import type { CreateAdminInput, CreateCustomerInput, ListCustomersInput, SetDisabledInput } from './accounts.schema.ts';
+import type {
+  CreateAdminInput,
+  CreateCustomerInput,
+  ListCustomersInput,
+  SetAdminRoleInput,
+  SetDisabledInput,
+} from './accounts.schema.ts';
 
 /** A unique-username violation as the field error a client can act on. */
 export const usernameTaken = (err: unknown): AppError | undefined =>
@@ -23,22 +33,32 @@ export async function createCustomer(
 ): Promise<Customer> {
   const passwordHash = await ctx.services.passwords.hash(password);
   try {
-    const customer = await ctx.db.prisma.customer.create({
-      data: { username, passwordHash, nickname: nickname ?? null },
+    return await adminWrite(ctx, async (tx, audit) => {
+      const customer = await tx.customer.create({ data: { username, passwordHash, nickname: nickname ?? null } });
+      audit({
+        action: 'customer.create',
+        target: { type: 'customer', id: customer.id },
+        changes: changesBetween(null, { username, nickname: customer.nickname, password: true }),
+      });
+      return customer;
     });
-    ctx.log.info({ customer_id: customer.id, by_admin: await ctx.auth.actingAdminId() }, 'customer created');
-    return customer;
   } catch (err) {
     throw usernameTaken(err) ?? err;
   }
 }
 
-export async function createAdmin(ctx: RequestContext, { username, password }: CreateAdminInput): Promise<Admin> {
+export async function createAdmin(ctx: RequestContext, { username, password, role }: CreateAdminInput): Promise<Admin> {
   const passwordHash = await ctx.services.passwords.hash(password);
   try {
-    const admin = await ctx.db.prisma.admin.create({ data: { username, passwordHash, role: 'admin' } });
-    ctx.log.info({ admin_id: admin.id, by_admin: await ctx.auth.actingAdminId() }, 'admin created');
-    return admin;
+    return await adminWrite(ctx, async (tx, audit) => {
+      const admin = await tx.admin.create({ data: { username, passwordHash, role } });
+      audit({
+        action: 'admin.create',
+        target: { type: 'admin', id: admin.id },
+        changes: changesBetween(null, { username, role, password: true }),
+      });
+      return admin;
+    });
   } catch (err) {
     throw usernameTaken(err) ?? err;
   }
@@ -68,27 +88,62 @@ export async function listCustomers(
 }
 
 /** Disables (revoking every session) or re-enables a customer. */
-export async function setCustomerDisabled(ctx: RequestContext, { id, disabled }: SetDisabledInput): Promise<Customer> {
-  const customer = await ctx.db.prisma.$transaction(async (tx) => {
-    const { count } = await tx.customer.updateMany({ where: { id }, data: { disabled } });
-    if (count === 0) throw notFound('customer');
-    if (disabled) await revokeCustomerSessions(tx, id);
-    return tx.customer.findUniqueOrThrow({ where: { id } });
+export function setCustomerDisabled(ctx: RequestContext, { id, disabled }: SetDisabledInput): Promise<Customer> {
+  return adminWrite(ctx, async (tx, audit) => {
+    const before = await tx.customer.findUnique({ where: { id }, select: { disabled: true } });
+    if (!before) throw notFound('customer');
+    const customer = await tx.customer.update({ where: { id }, data: { disabled } });
+    const revoked = disabled ? await revokeCustomerSessions(tx, id) : 0;
+    audit({
+      action: disabled ? 'customer.disable' : 'customer.enable',
+      target: { type: 'customer', id },
+      changes: changesBetween(before, { disabled }),
+    });
+    if (revoked) ctx.log.info({ customer_id: id, sessions_revoked: revoked }, 'customer sessions revoked');
+    return customer;
   });
-  ctx.log.info({ customer_id: id, disabled, by_admin: await ctx.auth.actingAdminId() }, 'customer access changed');
-  return customer;
 }
 
-/** Disables or re-enables an admin; an admin cannot disable their own account (no self-lockout). */
-export async function setAdminDisabled(ctx: RequestContext, { id, disabled }: SetDisabledInput): Promise<Admin> {
-  const actingAdminId = await ctx.auth.actingAdminId();
-  if (disabled && id === actingAdminId) {
-    throw validationFailed([{ field: 'id', message: 'you cannot disable your own account' }]);
-  }
-  const { count } = await ctx.db.prisma.admin.updateMany({ where: { id }, data: { disabled } });
-  if (count === 0) throw notFound('admin');
-  ctx.log.info({ admin_id: id, disabled, by_admin: actingAdminId }, 'admin access changed');
-  return ctx.db.prisma.admin.findUniqueOrThrow({ where: { id } });
+/**
+ * Locks the enabled owners' rows for the rest of the transaction and refuses when `change` would leave
+ * none (contract §10.1). The lock makes two owners demoting each other at once take turns.
+ */
+async function keepAnOwner(tx: Tx, id: number, field: 'role' | 'disabled', message: string): Promise<void> {
+  const owners = await tx.$queryRaw<{ id: number }[]>`
+    SELECT id FROM admins WHERE role = 'owner' AND NOT disabled ORDER BY id FOR UPDATE`;
+  if (owners.length === 1 && owners[0]!.id === id) throw validationFailed([{ field, message }]);
+}
+
+/** Disables or re-enables an admin; not one's own account, nor the last enabled owner. */
+export function setAdminDisabled(ctx: RequestContext, { id, disabled }: SetDisabledInput): Promise<Admin> {
+  return adminWrite(ctx, async (tx, audit) => {
+    if (disabled && id === (await ctx.auth.actingAdminId())) {
+      throw validationFailed([{ field: 'id', message: 'you cannot disable your own account' }]);
+    }
+    if (disabled) await keepAnOwner(tx, id, 'disabled', 'is the last enabled owner; make another admin owner first');
+    const before = await tx.admin.findUnique({ where: { id }, select: { disabled: true } });
+    if (!before) throw notFound('admin');
+    const admin = await tx.admin.update({ where: { id }, data: { disabled } });
+    audit({
+      action: disabled ? 'admin.disable' : 'admin.enable',
+      target: { type: 'admin', id },
+      changes: changesBetween(before, { disabled }),
+    });
+    return admin;
+  });
+}
+
+/** `setAdminRole`: takes effect on the admin's next request (tokens carry no role). */
+export function setAdminRole(ctx: RequestContext, { id, role }: SetAdminRoleInput): Promise<Admin> {
+  return adminWrite(ctx, async (tx, audit) => {
+    if (role !== 'owner')
+      await keepAnOwner(tx, id, 'role', 'is the last enabled owner; make another admin owner first');
+    const before = await tx.admin.findUnique({ where: { id }, select: { role: true } });
+    if (!before) throw notFound('admin');
+    const admin = await tx.admin.update({ where: { id }, data: { role } });
+    audit({ action: 'admin.role', target: { type: 'admin', id }, changes: changesBetween(before, { role }) });
+    return admin;
+  });
 }
 
 /**
@@ -97,23 +152,26 @@ export async function setAdminDisabled(ctx: RequestContext, { id, disabled }: Se
  */
 export async function resetCustomerPassword(ctx: RequestContext, id: number, password: string): Promise<Customer> {
   const passwordHash = await ctx.services.passwords.hash(password);
-  const customer = await ctx.db.prisma.$transaction(async (tx) => {
+  return adminWrite(ctx, async (tx, audit) => {
     const updated = await tx.customer.update({ where: { id }, data: { passwordHash } });
-    await revokeCustomerSessions(tx, id);
+    const revoked = await revokeCustomerSessions(tx, id);
+    audit({
+      action: 'customer.password',
+      target: { type: 'customer', id },
+      changes: { password: [true, true], revokedSessions: [0, revoked] },
+    });
     return updated;
   });
-  ctx.log.info({ customer_id: id }, 'customer password reset; sessions revoked');
-  return customer;
 }
 
 /** Sets an admin's password (CLI `reset-password`; the way to recover a lost bootstrap password). */
 export async function resetAdminPassword(ctx: RequestContext, id: number, password: string): Promise<Admin> {
-  const admin = await ctx.db.prisma.admin.update({
-    where: { id },
-    data: { passwordHash: await ctx.services.passwords.hash(password) },
+  const passwordHash = await ctx.services.passwords.hash(password);
+  return adminWrite(ctx, async (tx, audit) => {
+    const admin = await tx.admin.update({ where: { id }, data: { passwordHash } });
+    audit({ action: 'admin.password', target: { type: 'admin', id }, changes: { password: [true, true] } });
+    return admin;
   });
-  ctx.log.info({ admin_id: id }, 'admin password reset');
-  return admin;
 }
 
 /** Every admin account, by id (CLI `list-admins`). */
@@ -137,3 +195,5 @@ export async function adminIdByUsername(ctx: RequestContext, username: string): 
   if (!admin) throw notFound('admin');
   return admin.id;
 }
+
+export type { AdminRole };

@@ -40,7 +40,7 @@ export async function ensureBootstrapAdmin(prisma: Prisma, config: Config, log: 
   const passwordHash = await passwordHasher(config.passwordCost).hash(password);
   // Two instances starting together may both get here; the unique username makes one of them lose quietly.
   const result = await prisma.admin.createMany({
-    data: [{ username, passwordHash, role: 'admin' }],
+    data: [{ username, passwordHash, role: 'owner' }],
     skipDuplicates: true,
   });
   if (result.count === 0) return { created: false };

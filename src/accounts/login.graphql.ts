@@ -93,9 +93,15 @@ builder.mutationFields((t) => ({
   }),
   adminLogin: t.field({
     type: AdminAuth,
-    description: 'Administrator login.',
+    description:
+      'Administrator login. With two-factor login on, `otp` (a 6-digit code, or a recovery code) is needed: without ' +
+      'it OTP_REQUIRED; a wrong, reused or spent code OTP_INVALID (counted as a failed login).',
     args: t.validate(
-      { username: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+      {
+        username: t.arg.string({ required: true }),
+        password: t.arg.string({ required: true }),
+        otp: t.arg.string({ description: 'A 6-digit one-time code (30 s steps, ±1 step) or a recovery code.' }),
+      },
       adminLoginInput,
     ),
     resolve: (_root, args, ctx) => loginAdmin(ctx, args),

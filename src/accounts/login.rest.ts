@@ -107,15 +107,15 @@ export const loginRoutes: RestRoute[] = [
     summary: 'Administrator login',
     tag: 'Authentication',
     document: /* GraphQL */ `
-      mutation RestAdminLogin($username: String!, $password: String!) {
-        adminLogin(username: $username, password: $password) {
+      mutation RestAdminLogin($username: String!, $password: String!, $otp: String) {
+        adminLogin(username: $username, password: $password, otp: $otp) {
           access_token: accessToken token_type: tokenType expires_in: expiresIn
           admin { id username role }
         }
       }`,
     input: { from: 'body' },
     result: 'adminLogin',
-    errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
+    errors: ['INVALID_CREDENTIALS', 'OTP_REQUIRED', 'OTP_INVALID', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
     example: { body: DEMO_ADMIN, description: 'Logged in (the bootstrap admin, as the README quick tour starts it).' },
   },
 ];

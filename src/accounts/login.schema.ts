@@ -6,8 +6,18 @@ import { adminUsername, loginEmail, loginPassword, newEmail, newPassword, ownNic
 export const customerLoginInput = z.object({ username: loginEmail, password: loginPassword });
 export type CustomerLoginInput = z.output<typeof customerLoginInput>;
 
-export const adminLoginInput = z.object({ username: adminUsername, password: loginPassword });
-export type AdminLoginInput = z.output<typeof adminLoginInput>;
+export const adminLoginInput = z.object({
+  username: adminUsername,
+  password: loginPassword,
+  /** A 6-digit one-time code or a recovery code, for an admin with two-factor login on (contract §10.3). */
+  otp: text()
+    .trim()
+    .max(64, rule('must be at most 64 characters'))
+    .nullish()
+    .transform((v) => v || undefined),
+});
+/** The parsed arguments (GraphQL's typing lets the optional `otp` arrive as null). */
+export type AdminLoginInput = Omit<z.output<typeof adminLoginInput>, 'otp'> & { otp?: string | null };
 
 export const wxLoginInput = z.object({
   code: text().min(1, rule('is required')).max(128, rule('must be at most 128 characters')),

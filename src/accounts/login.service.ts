@@ -5,9 +5,11 @@
  * said only after the right password.
  */
 import { randomUUID } from 'node:crypto';
+import { auditRow } from '../audit/audit-log.ts';
 import type { LoginAttempt } from '../auth/login-limiter.ts';
 import { openSession } from '../auth/sessions.service.ts';
 import type { IssuedToken } from '../auth/token-system.ts';
+import { acceptSecondFactor } from '../auth/totp.ts';
 import { AppError, accountDisabled, type Realm } from '../errors/app-error.ts';
 import type { Admin, Customer } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
@@ -31,14 +33,16 @@ const invalidCredentials = (realm: Realm) =>
 
 /**
  * The shared steps of a password login: a failure is reserved first (the limits), then one argon2
- * verify whatever the account (a dummy hash when there is none); only a right password gives the
- * reservation back.
+ * verify whatever the account (a dummy hash when there is none); only a right password — and, when
+ * `then` checks more (a second factor), its success — gives the reservation back. A wrong one-time
+ * code keeps it: it counts as a failure for the limits, as a wrong password does (contract §10.3).
  */
 export async function checkPassword<A extends { passwordHash: string | null }>(
   ctx: RequestContext,
   attempt: LoginAttempt,
   password: string,
   find: () => Promise<A | null>,
+  then?: (account: A) => Promise<void>,
 ): Promise<A> {
   const { loginLimiter, passwordHashing, passwords } = ctx.services;
   await loginLimiter.reserve(attempt);
@@ -54,6 +58,18 @@ export async function checkPassword<A extends { passwordHash: string | null }>(
   if (!ok || !account) {
     ctx.services.metrics.loginFailures.inc({ realm: attempt.realm, method: 'password' });
     throw invalidCredentials(attempt.realm);
+  }
+  if (then) {
+    try {
+      await then(account);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'OTP_INVALID') {
+        ctx.services.metrics.loginFailures.inc({ realm: attempt.realm, method: 'otp' });
+      } else {
+        await loginLimiter.release(attempt).catch(() => {});
+      }
+      throw err;
+    }
   }
   await loginLimiter.succeeded(attempt);
   return account;
@@ -71,14 +87,84 @@ export async function loginCustomer(
   return { token: await openSession(ctx, customer.id), customer };
 }
 
-/** `adminLogin(username, password)`: admin tokens carry a fresh `sid` but no server-side session. */
-export async function loginAdmin(ctx: RequestContext, { username, password }: AdminLoginInput): Promise<AdminLogin> {
-  const admin = await checkPassword(ctx, { realm: 'admin', username, ip: ctx.clientIp }, password, () =>
-    ctx.db.prisma.admin.findUnique({ where: { username } }),
-  );
+/**
+ * `adminLogin(username, password, otp?)` (contract §3.4, §10.3): with two-factor login on, a one-time
+ * code or a recovery code is needed after the right password. Opens a session; every success and
+ * every failure is an audit entry.
+ */
+export async function loginAdmin(
+  ctx: RequestContext,
+  { username, password, otp }: AdminLoginInput,
+): Promise<AdminLogin> {
+  const attempt: LoginAttempt = { realm: 'admin', username, ip: ctx.clientIp };
+  let admin: Admin;
+  try {
+    admin = await checkPassword(
+      ctx,
+      attempt,
+      password,
+      () => ctx.db.prisma.admin.findUnique({ where: { username } }),
+      (account) => checkSecondFactor(ctx, account, otp),
+    );
+  } catch (err) {
+    if (err instanceof AppError && LOGIN_FAILURES.has(err.code)) await recordFailedAdminLogin(ctx, username);
+    throw err;
+  }
+  return { token: await openAdminSession(ctx, admin), admin };
+}
+
+/** What an audit entry `admin.login_failed` records: wrong credentials or code, or a disabled account. */
+const LOGIN_FAILURES = new Set(['INVALID_CREDENTIALS', 'OTP_INVALID', 'ACCOUNT_DISABLED']);
+
+async function checkSecondFactor(ctx: RequestContext, admin: Admin, otp: string | null | undefined): Promise<void> {
   if (admin.disabled) throw accountDisabled();
+  if (admin.totpSecret === null) return;
+  if (!otp) {
+    throw new AppError('OTP_REQUIRED', 'Two-factor login is on: send `otp` (a 6-digit code or a recovery code).', {
+      realm: 'admin',
+    });
+  }
+  if (!(await acceptSecondFactor(ctx.db.prisma, admin.id, admin.totpSecret, otp))) {
+    throw new AppError('OTP_INVALID', 'The one-time code is wrong, expired or already used.', { realm: 'admin' });
+  }
+}
+
+/**
+ * A failed admin login's audit entry: the actor is anonymous, the target the admin when the username
+ * exists (the attempted username itself is not kept: people type passwords into it).
+ */
+async function recordFailedAdminLogin(ctx: RequestContext, username: string): Promise<void> {
+  const admin = await ctx.db.prisma.admin.findUnique({ where: { username }, select: { id: true } });
+  await ctx.db.prisma.auditEntry.create({
+    data: auditRow(
+      ctx,
+      { type: 'anonymous', id: null, name: null },
+      { action: 'admin.login_failed', target: { type: 'admin', id: admin?.id ?? null } },
+    ),
+  });
+}
+
+/**
+ * Issues an admin token and records its session and the login's audit entry in one statement (a
+ * login costs one more statement than before sessions, not two).
+ */
+async function openAdminSession(ctx: RequestContext, admin: Admin): Promise<IssuedToken> {
   const token = await ctx.services.tokens.admin.issue({ sub: String(admin.id), sid: randomUUID() });
-  return { token, admin };
+  const entry = auditRow(
+    ctx,
+    { type: 'admin', id: admin.id, name: admin.username },
+    { action: 'admin.login', target: { type: 'admin', id: admin.id } },
+  );
+  await ctx.db.prisma.$executeRaw`
+    WITH session AS (
+      INSERT INTO admin_sessions (id, admin_id, expires_at, ip, user_agent)
+      VALUES (${token.sid}::uuid, ${admin.id}, ${new Date(token.exp * 1000)}, ${ctx.clientIp}, ${ctx.userAgent})
+      RETURNING admin_id)
+    INSERT INTO audit_log (actor_type, actor_id, actor_name, action, target_type, target_id, changes, request_id, ip)
+    SELECT ${entry.actorType}, admin_id, ${entry.actorName}, ${entry.action}, ${entry.targetType}, admin_id,
+           ${JSON.stringify(entry.changes)}::jsonb, ${entry.requestId}, ${entry.ip}
+      FROM session`;
+  return token;
 }
 
 /** `register`: creates an e-mail customer and opens its first session, in one transaction. */

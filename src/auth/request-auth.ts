@@ -6,6 +6,9 @@
 import type { Database } from '../db/database.ts';
 import { AppError, accountDisabled, type Realm } from '../errors/app-error.ts';
 import type { Services } from '../services.ts';
+import { apiKeyMatches, apiKeyPrefix, looksLikeApiKey } from './api-key-secret.ts';
+import { isStale, staleBefore } from './last-used.ts';
+import { type AdminRole, forbidden, mayDo, type Permission } from './roles.ts';
 import { assertCurrentToken, loadSession } from './session-guard.ts';
 import type { TokenClaims } from './token-system.ts';
 
@@ -15,10 +18,22 @@ export interface CustomerPrincipal {
   claims: TokenClaims;
 }
 
+/** Who did something, as the audit log names them (contract §10.2). */
+export interface Actor {
+  type: 'admin' | 'api_key' | 'cli' | 'anonymous';
+  id: number | null;
+  name: string | null;
+}
+
+/** An admin token's account, or an API key acting with its role (contract §10.5). */
 export interface AdminPrincipal {
-  adminId: number;
-  username: string;
-  role: string;
+  actor: Actor & { type: 'admin' | 'api_key'; id: number; name: string };
+  role: AdminRole;
+  /** The admin's account and session; absent for an API key, which has neither. */
+  adminId?: number;
+  sessionId?: string;
+  /** Two-factor login is on for the admin (always true for a key: ADMIN_REQUIRE_TOTP is about people). */
+  totpOn: boolean;
 }
 
 /**
@@ -92,35 +107,128 @@ export class RequestAuth {
       }));
   }
 
-  /** The enabled admin behind a valid admin token (cached for the request). */
+  /** The enabled admin behind a valid admin token, or a live API key (cached for the request). */
   admin(): Promise<AdminPrincipal> {
     return (this.#admin ??= this.#resolveAdmin());
   }
 
-  /** The admin an account operation acts for; undefined for an operator at the CLI. */
+  /**
+   * An admin operation needing `permission` (roles.ts): the caller's role must hold it, and an admin
+   * whom ADMIN_REQUIRE_TOTP concerns must have two-factor login on. FORBIDDEN otherwise.
+   */
+  async permit(permission: Permission): Promise<AdminPrincipal> {
+    const principal = await this.admin();
+    if (!mayDo(principal.role, permission)) throw forbidden(permission, principal.role);
+    this.#assertTotpRequirement(principal);
+    return principal;
+  }
+
+  /**
+   * An admin's own account (adminMe, password, two-factor login, sessions): a person's token, never an
+   * API key. `enrolling` admits an admin still to turn on two-factor login where it is required.
+   */
+  async adminAccount({ enrolling = false } = {}): Promise<AdminPrincipal & { adminId: number }> {
+    const principal = await this.admin();
+    if (principal.adminId === undefined) {
+      throw new AppError('FORBIDDEN', "An API key has no account of its own: this needs an admin's token.");
+    }
+    if (!enrolling) this.#assertTotpRequirement(principal);
+    return principal as AdminPrincipal & { adminId: number };
+  }
+
+  /** Who acts, for the audit log: the admin or API key of the request, or the operator at the CLI. */
+  async actor(): Promise<Actor> {
+    if (this.isOperator) return { type: 'cli', id: null, name: 'cli' };
+    return (await this.admin()).actor;
+  }
+
+  /** The admin an account operation acts for; undefined for an operator at the CLI or an API key. */
   async actingAdminId(): Promise<number | undefined> {
     return this.isOperator ? undefined : (await this.admin()).adminId;
+  }
+
+  #assertTotpRequirement(principal: AdminPrincipal): void {
+    if (this.services.config.adminRequireTotp && !principal.totpOn) {
+      throw new AppError(
+        'FORBIDDEN',
+        'This server requires two-factor login: turn it on with enrollTotp and confirmTotp first.',
+      );
+    }
   }
 
   async #resolveCustomer(): Promise<CustomerPrincipal> {
     const claims = await this.services.tokens.customer.verify(this.token('customer'));
     const session = await loadSession(this.db.prisma, claims);
     assertCurrentToken(session, claims);
+    if (isStale(session.lastUsedAt)) {
+      await this.db.prisma.customerSession.updateMany({
+        where: { id: session.id, lastUsedAt: { lt: staleBefore() } },
+        data: { lastUsedAt: new Date() },
+      });
+    }
     this.#principal = `customer:${session.customerId}`;
     return { customerId: session.customerId, sessionId: session.id, claims };
   }
 
   async #resolveAdmin(): Promise<AdminPrincipal> {
-    const claims = await this.services.tokens.admin.verify(this.token('admin'));
-    // Checked against the account on every request, so disabling an admin takes effect at once.
-    const admin = await this.db.prisma.admin.findUnique({
-      where: { id: Number(claims.sub) },
-      select: { id: true, username: true, role: true, disabled: true },
+    const credential = this.token('admin');
+    const principal = looksLikeApiKey(credential)
+      ? await this.#resolveApiKey(credential)
+      : await this.#resolveAdminToken(credential);
+    this.#principal = `${principal.actor.type}:${principal.actor.id}`;
+    return principal;
+  }
+
+  async #resolveAdminToken(token: string): Promise<AdminPrincipal> {
+    const claims = await this.services.tokens.admin.verify(token);
+    // One statement: the session and its account, checked on every request, so revoking a session
+    // or disabling an admin takes effect at once.
+    const session = await this.db.prisma.adminSession.findUnique({
+      where: { id: claims.sid },
+      select: {
+        adminId: true,
+        revokedAt: true,
+        lastUsedAt: true,
+        admin: { select: { id: true, username: true, role: true, disabled: true, totpSecret: true } },
+      },
     });
-    if (!admin)
-      throw new AppError('TOKEN_INVALID', 'The token names no account.', { realm: 'admin', tokenPresented: true });
+    if (!session || String(session.adminId) !== claims.sub)
+      throw adminTokenError('TOKEN_INVALID', 'The token names no session.');
+    if (session.revokedAt) throw adminTokenError('TOKEN_REVOKED', 'The session was revoked; log in again.');
+    const { admin } = session;
     if (admin.disabled) throw accountDisabled();
-    this.#principal = `admin:${admin.id}`;
-    return { adminId: admin.id, username: admin.username, role: admin.role };
+    if (isStale(session.lastUsedAt)) {
+      await this.db.prisma.adminSession.updateMany({
+        where: { id: claims.sid, lastUsedAt: { lt: staleBefore() } },
+        data: { lastUsedAt: new Date() },
+      });
+    }
+    return {
+      actor: { type: 'admin', id: admin.id, name: admin.username },
+      role: admin.role,
+      adminId: admin.id,
+      sessionId: claims.sid,
+      totpOn: admin.totpSecret !== null,
+    };
+  }
+
+  async #resolveApiKey(secret: string): Promise<AdminPrincipal> {
+    const prefix = apiKeyPrefix(secret);
+    const key = prefix ? await this.db.prisma.apiKey.findUnique({ where: { prefix } }) : null;
+    if (!key || !apiKeyMatches(secret, key.secretHash)) throw adminTokenError('TOKEN_INVALID', 'No such API key.');
+    if (key.revokedAt) throw adminTokenError('TOKEN_REVOKED', 'The API key was revoked.');
+    if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
+      throw adminTokenError('TOKEN_EXPIRED', `The API key expired at ${key.expiresAt.toISOString()}.`);
+    }
+    if (isStale(key.lastUsedAt)) {
+      await this.db.prisma.apiKey.updateMany({
+        where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore() } }] },
+        data: { lastUsedAt: new Date() },
+      });
+    }
+    return { actor: { type: 'api_key', id: key.id, name: key.name }, role: key.role, totpOn: true };
   }
 }
+
+const adminTokenError = (code: 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'TOKEN_EXPIRED', detail: string) =>
+  new AppError(code, detail, { realm: 'admin', tokenPresented: true });

@@ -20,6 +20,7 @@ const SESSION_SELECT = {
   currentIssuedAt: true,
   previousJti: true,
   rotatedAt: true,
+  lastUsedAt: true,
   expiresAt: true,
   revokedAt: true,
   customer: { select: { disabled: true } },

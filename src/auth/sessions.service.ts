@@ -24,6 +24,8 @@ export async function openSession(
       currentJti: randomUUID(),
       currentIssuedAt: new Date(iat * 1000),
       expiresAt: new Date(now + ctx.services.config.jwt.sessionMaxAge * 1000),
+      ip: ctx.clientIp,
+      userAgent: ctx.userAgent,
     },
     select: { id: true, currentJti: true },
   });
@@ -104,4 +106,13 @@ export async function closeSession(ctx: RequestContext): Promise<true> {
   });
   ctx.log.info({ customer_id: customerId, session_id: sessionId }, 'customer logged out');
   return true;
+}
+
+/** Revokes every live session of an admin (all but `exceptSessionId` when given), inside the caller's transaction. */
+export async function revokeAdminSessions(db: Db, adminId: number, exceptSessionId?: string): Promise<number> {
+  const { count } = await db.adminSession.updateMany({
+    where: { adminId, revokedAt: null, ...(exceptSessionId === undefined ? {} : { id: { not: exceptSessionId } }) },
+    data: { revokedAt: new Date() },
+  });
+  return count;
 }

@@ -1,65 +1,82 @@
 /**
- * The one way the catalogue is written. Every item and category write — create, update, delete —
- * runs its statements here, in one transaction, and before it answers the catalogue's answer cache is
- * emptied on this instance (other instances hear the trigger's notification, contract §7.6) and the
- * write is logged with who did it, and the search documents of what it changed are rewritten in its
- * transaction (contract §9.1). A new write cannot forget any of it: it has no other way in.
+ * The one way the catalogue is written. Every item, category and synonym write — create, update,
+ * delete — runs here, through the admin-write helper (one transaction with its audit entry, the
+ * row's fields before and after, contract §10.2); the search documents of what it changed are
+ * rewritten in that transaction (§9.1); and before it answers the catalogue's answer cache is
+ * emptied on this instance (other instances hear the trigger's notification, §7.6). A new write
+ * cannot forget any of it: it has no other way in.
  */
-import type { Prisma } from '../generated/prisma/client.ts';
+import { adminWrite, inTransaction, type Tx } from '../audit/admin-write.ts';
+import { type AuditTargetType, changesBetween } from '../audit/audit-log.ts';
 import type { RequestContext } from '../request-context.ts';
 import { indexCategoryTree, indexItems } from '../search/documents.ts';
 
-export type Tx = Prisma.TransactionClient;
+export { inTransaction, type Tx };
 
 /** The search documents a write changes: its item's, or every item's under a category it renamed or moved. */
 export type SearchScope = { item: number } | { categoryTree: number };
 
-/** What was written, for the log line: `item.create`, `category.delete` … and the row's id. */
+type CatalogTarget = Extract<AuditTargetType, 'item' | 'category' | 'synonym_group'>;
+
+/** What a write changes, for its audit entry: `item.create`, `category.delete`, `synonym_group.save` … */
 export interface CatalogWriteSpec<T> {
-  action: `${'item' | 'category' | 'synonym_group'}.${'create' | 'update' | 'delete'}`;
+  action: `${CatalogTarget}.${'create' | 'update' | 'delete' | 'save'}`;
   idOf: (result: T) => number;
   /** Whose search documents to rewrite (none: a delete cascades to them, a new category has no items). */
   search?: (result: T) => SearchScope;
 }
+
+/** Each target's fields as its audit entry shows them (null: no such row). */
+const SNAPSHOTS: Record<CatalogTarget, (tx: Tx, id: number) => Promise<Record<string, unknown> | null>> = {
+  item: (tx, id) =>
+    tx.item.findUnique({
+      where: { id },
+      select: {
+        name: true,
+        description: true,
+        categoryId: true,
+        price: true,
+        stock: true,
+        skus: { select: { skuCode: true, specs: true, price: true, stock: true }, orderBy: { id: 'asc' } },
+        images: { select: { url: true, sortOrder: true }, orderBy: { id: 'asc' } },
+      },
+    }),
+  category: (tx, id) =>
+    tx.category.findUnique({ where: { id }, select: { name: true, parentId: true, sortOrder: true } }),
+  synonym_group: (tx, id) => tx.synonymGroup.findUnique({ where: { id }, select: { terms: true } }),
+};
 
 async function reindex(tx: Tx, scope: SearchScope): Promise<void> {
   if ('item' in scope) await indexItems(tx, [scope.item]);
   else await indexCategoryTree(tx, scope.categoryTree);
 }
 
-/** Runs `write` in a transaction of its own. */
-export const inTransaction =
-  <T>(ctx: RequestContext) =>
-  (write: (tx: Tx) => Promise<T>) =>
-    ctx.db.prisma.$transaction(write);
-
 /**
- * Runs one catalogue write. `transaction` is how its statements are committed: a transaction of its
- * own by default, or one that also records an Idempotency-Key (idempotency.ts), which may answer a
- * replay without running `write` at all.
+ * Runs one catalogue write on row `id` (known beforehand for an update or a delete; a create's comes
+ * from its result). `transaction` is how its statements are committed (see adminWrite).
  */
 export async function catalogWrite<T>(
   ctx: RequestContext,
-  spec: CatalogWriteSpec<T>,
+  spec: CatalogWriteSpec<T> & { id?: number },
   write: (tx: Tx) => Promise<T>,
-  transaction: (write: (tx: Tx) => Promise<T>) => Promise<T> = inTransaction<T>(ctx),
+  transaction?: (write: (tx: Tx) => Promise<T>) => Promise<T>,
 ): Promise<T> {
-  const search = spec.search;
-  const result = await transaction(
-    search
-      ? async (tx) => {
-          const written = await write(tx);
-          await reindex(tx, search(written));
-          return written;
-        }
-      : write,
+  const target = spec.action.split('.')[0] as CatalogTarget;
+  const snapshot = SNAPSHOTS[target];
+  const result = await adminWrite(
+    ctx,
+    async (tx, audit) => {
+      const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
+      const written = await write(tx);
+      const id = spec.idOf(written);
+      if (spec.search) await reindex(tx, spec.search(written));
+      const after = spec.action.endsWith('.delete') ? null : await snapshot(tx, id);
+      audit({ action: spec.action, target: { type: target, id }, changes: changesBetween(before, after) });
+      return written;
+    },
+    transaction,
   );
   // Before the answer: a read that follows it on this instance must not see the cache's old copy.
   ctx.services.catalogCache.invalidate();
-  const [target, verb] = spec.action.split('.');
-  ctx.log.info(
-    { action: spec.action, [`${target}_id`]: spec.idOf(result), by_admin: await ctx.auth.actingAdminId() },
-    `${target} ${verb}d`, // `item created`
-  );
   return result;
 }

@@ -39,20 +39,20 @@ builder.mutationFields((t) => ({
   createCategory: t.field({
     type: CategoryType,
     description: 'Admin: creates a category.',
-    authScopes: { admin: true },
+    authScopes: { catalogWrite: true },
     args: { input: t.arg({ type: CategoryInput, required: true }) },
     resolve: (_root, args, ctx) => createCategory(ctx, args.input),
   }),
   updateCategory: t.field({
     type: CategoryType,
     description: 'Admin: renames, moves or re-orders a category (all three fields are set).',
-    authScopes: { admin: true },
+    authScopes: { catalogWrite: true },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: CategoryInput, required: true }) },
     resolve: (_root, args, ctx) => updateCategory(ctx, args.id, args.input),
   }),
   deleteCategory: t.boolean({
     description: 'Admin: deletes a category; refused (VALIDATION_FAILED) while items or sub-categories use it.',
-    authScopes: { admin: true },
+    authScopes: { catalogWrite: true },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => deleteCategory(ctx, args.id),
   }),

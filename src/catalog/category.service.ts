@@ -44,7 +44,7 @@ export function createCategory(ctx: RequestContext, input: CategoryInput): Promi
 
 /** Sets all three fields (an omitted parent moves the category to the top level). */
 export function updateCategory(ctx: RequestContext, id: number, input: CategoryInput): Promise<Category> {
-  return catalogWrite(ctx, UPDATED, async (tx) => {
+  return catalogWrite(ctx, { ...UPDATED, id }, async (tx) => {
     const exists = await tx.category.findUnique({ where: { id }, select: { id: true } });
     if (!exists) throw notFound('category');
     await assertValidParent(tx, input.parentId, id);
@@ -55,7 +55,7 @@ export function updateCategory(ctx: RequestContext, id: number, input: CategoryI
 /** Deletes an unused category; one with items or sub-categories is refused with the counts. */
 export async function deleteCategory(ctx: RequestContext, id: number): Promise<true> {
   try {
-    await catalogWrite(ctx, DELETED, async (tx) => {
+    await catalogWrite(ctx, { ...DELETED, id }, async (tx) => {
       const category = await tx.category.findUnique({
         where: { id },
         select: { _count: { select: { items: true, children: true } } },

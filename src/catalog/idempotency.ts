@@ -16,7 +16,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_KEY_HEADER = {
   name: 'Idempotency-Key',
   description:
-    'Optional, 1..255 characters (a fresh UUID per intended item is a good choice), remembered per admin for 24 h. ' +
+    'Optional, 1..255 characters (a fresh UUID per intended item is a good choice), remembered per admin (or API key) for 24 h. ' +
     'A retry with the same key and the same body creates nothing and answers 201 with the item the first request ' +
     'created (same id and Location; 404 if it was deleted since); the same key with another body is ' +
     '409 IDEMPOTENCY_CONFLICT. A body that fails validation is 400 whatever the key.',
@@ -37,18 +37,18 @@ function sortedKeys(_key: string, value: unknown): unknown {
 
 /**
  * Runs `create` (which returns the new row's id) in a transaction that also records `key`; when the
- * admin already used `key`, returns the recorded id instead (same body) or throws 409 (other body).
+ * actor (`owner`: `admin:1`, `api_key:3`) already used `key`, returns the recorded id instead (same body) or throws 409 (other body).
  */
 export async function createOnce(
   ctx: RequestContext,
-  adminId: number,
+  owner: string,
   key: string,
   input: unknown,
   create: (tx: Tx) => Promise<number>,
 ): Promise<number> {
   const hash = requestHash(input);
   const { prisma } = ctx.db;
-  const replayed = await replay(ctx, adminId, key, hash);
+  const replayed = await replay(ctx, owner, key, hash);
   if (replayed !== undefined) return replayed;
   try {
     return await prisma.$transaction(async (tx) => {
@@ -60,7 +60,7 @@ export async function createOnce(
       // transaction (and its item) is rolled back and the request replays the winner's result.
       await tx.idempotencyRecord.create({
         data: {
-          adminId,
+          owner,
           key,
           requestHash: hash,
           responseStatus: 201,
@@ -72,19 +72,19 @@ export async function createOnce(
     });
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    const replayedAfterRace = await replay(ctx, adminId, key, hash);
+    const replayedAfterRace = await replay(ctx, owner, key, hash);
     if (replayedAfterRace === undefined) throw err;
     return replayedAfterRace;
   }
 }
 
 /** The id recorded for a live `key`, or undefined; 409 when the key came with another body. */
-async function replay(ctx: RequestContext, adminId: number, key: string, hash: string): Promise<number | undefined> {
-  const record = await ctx.db.prisma.idempotencyRecord.findUnique({ where: { adminId_key: { adminId, key } } });
+async function replay(ctx: RequestContext, owner: string, key: string, hash: string): Promise<number | undefined> {
+  const record = await ctx.db.prisma.idempotencyRecord.findUnique({ where: { owner_key: { owner, key } } });
   if (!record || record.expiresAt <= new Date()) return undefined;
   if (record.requestHash !== hash) {
     throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body.');
   }
-  ctx.log.info({ admin_id: adminId }, 'item creation replayed for its Idempotency-Key');
+  ctx.log.info({ by: owner }, 'item creation replayed for its Idempotency-Key');
   return (record.responseBody as { itemId: number }).itemId;
 }

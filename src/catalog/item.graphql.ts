@@ -175,7 +175,7 @@ builder.mutationFields((t) => ({
     description:
       'Admin: creates an item with its SKUs and images in one transaction. With `idempotencyKey`, the same key and ' +
       'input within 24 h return the first item instead of creating another; another input → IDEMPOTENCY_CONFLICT.',
-    authScopes: { admin: true },
+    authScopes: { catalogWrite: true },
     args: {
       input: t.arg({ type: CreateItemInput, required: true }),
       idempotencyKey: t.arg
@@ -187,13 +187,13 @@ builder.mutationFields((t) => ({
   updateItem: t.field({
     type: ItemType,
     description: 'Admin: changes the given fields of an item.',
-    authScopes: { admin: true },
+    authScopes: { catalogWrite: true },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateItemInput, required: true }) },
     resolve: async (_root, args, ctx) => written(ctx, await updateItem(ctx, args.id, args.input)),
   }),
   deleteItem: t.boolean({
     description: 'Admin: deletes an item; it vanishes from every read. NOT_FOUND when there is no such item.',
-    authScopes: { admin: true },
+    authScopes: { catalogWrite: true },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => deleteItem(ctx, args.id),
   }),

@@ -93,10 +93,11 @@ export async function createItem(
   input: CreateItemInput,
   idempotencyKey?: string | null,
 ): Promise<number> {
-  const { adminId } = await ctx.auth.admin();
+  const { actor } = await ctx.auth.admin();
   // With a key, the transaction also records it, and a retry answers with the first request's item.
   const transaction = idempotencyKey
-    ? (insert: (tx: Tx) => Promise<number>) => createOnce(ctx, adminId, idempotencyKey, input, insert)
+    ? (insert: (tx: Tx) => Promise<number>) =>
+        createOnce(ctx, `${actor.type}:${actor.id}`, idempotencyKey, input, insert)
     : undefined;
   try {
     return await catalogWrite(ctx, CREATED, (tx) => insertItem(tx, input), transaction);
@@ -112,7 +113,7 @@ const DELETED = { action: 'item.delete', idOf: (id: number) => id } as const;
 /** Changes the given fields; `skus` / `images` replace the whole set. One transaction. */
 export async function updateItem(ctx: RequestContext, id: number, input: UpdateItemInput): Promise<number> {
   try {
-    return await catalogWrite(ctx, UPDATED, async (tx) => {
+    return await catalogWrite(ctx, { ...UPDATED, id }, async (tx) => {
       const current = await tx.item.findUnique({ where: { id }, select: { price: true } });
       if (!current) throw notFound('item');
       if (input.categoryId !== undefined) await assertCategoryExists(tx, input.categoryId);
@@ -147,7 +148,7 @@ export async function updateItem(ctx: RequestContext, id: number, input: UpdateI
 
 /** Deletes an item with its SKUs and images (they cascade); it vanishes from every read. */
 export async function deleteItem(ctx: RequestContext, id: number): Promise<true> {
-  await catalogWrite(ctx, DELETED, async (tx) => {
+  await catalogWrite(ctx, { ...DELETED, id }, async (tx) => {
     const { count } = await tx.item.deleteMany({ where: { id } });
     if (count === 0) throw notFound('item');
     return id;

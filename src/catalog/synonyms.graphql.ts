@@ -21,7 +21,7 @@ builder.queryField('synonymGroups', (t) =>
   t.field({
     type: [SynonymGroupType],
     description: 'Admin: every synonym group, oldest first.',
-    authScopes: { admin: true },
+    authScopes: { catalogRead: true },
     resolve: (_root, _args, ctx) => listSynonymGroups(ctx),
   }),
 );
@@ -32,7 +32,7 @@ builder.mutationFields((t) => ({
     description:
       'Admin: creates a group (without `id`) or replaces its terms (with `id`; NOT_FOUND when there is none). ' +
       'Searches see the change within a second on every instance.',
-    authScopes: { admin: true },
+    authScopes: { catalogWrite: true },
     args: t.validate(
       {
         id: t.arg.int({ description: 'The group to replace; leave out to create one.' }),
@@ -49,7 +49,7 @@ builder.mutationFields((t) => ({
   }),
   deleteSynonymGroup: t.boolean({
     description: 'Admin: deletes a group; NOT_FOUND when there is none.',
-    authScopes: { admin: true },
+    authScopes: { catalogWrite: true },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => deleteSynonymGroup(ctx, args.id),
   }),

@@ -13,8 +13,8 @@ export interface SynonymGroupRow {
 }
 
 const SELECT = { id: true, terms: true } as const;
-const CREATED = { action: 'synonym_group.create', idOf: (g: SynonymGroupRow) => g.id } as const;
-const UPDATED = { action: 'synonym_group.update', idOf: (g: SynonymGroupRow) => g.id } as const;
+// Creating and replacing a group are one action to the audit log: `synonym_group.save` (contract §10.2).
+const SAVED = { action: 'synonym_group.save', idOf: (g: SynonymGroupRow) => g.id } as const;
 const DELETED = { action: 'synonym_group.delete', idOf: (id: number) => id } as const;
 
 export function listSynonymGroups(ctx: RequestContext): Promise<SynonymGroupRow[]> {
@@ -24,10 +24,10 @@ export function listSynonymGroups(ctx: RequestContext): Promise<SynonymGroupRow[
 /** Creates a group, or (with `id`) replaces that group's terms. */
 export async function saveSynonymGroup(ctx: RequestContext, id: number | undefined, terms: string[]) {
   if (id === undefined) {
-    return catalogWrite(ctx, CREATED, (tx) => tx.synonymGroup.create({ data: { terms }, select: SELECT }));
+    return catalogWrite(ctx, SAVED, (tx) => tx.synonymGroup.create({ data: { terms }, select: SELECT }));
   }
   try {
-    return await catalogWrite(ctx, UPDATED, (tx) =>
+    return await catalogWrite(ctx, { ...SAVED, id }, (tx) =>
       tx.synonymGroup.update({ where: { id }, data: { terms }, select: SELECT }),
     );
   } catch (err) {
@@ -36,7 +36,7 @@ export async function saveSynonymGroup(ctx: RequestContext, id: number | undefin
 }
 
 export async function deleteSynonymGroup(ctx: RequestContext, id: number): Promise<true> {
-  await catalogWrite(ctx, DELETED, async (tx) => {
+  await catalogWrite(ctx, { ...DELETED, id }, async (tx) => {
     const { count } = await tx.synonymGroup.deleteMany({ where: { id } });
     if (count === 0) throw notFound('synonym group');
     return id;

@@ -4,7 +4,12 @@
  * `io.password()` — stdin or CLI_PASSWORD, never argv, which other users can read in `ps`.
  * src/cli.ts is the process around it; tests run it in-process on an open database.
  */
-import { createAdminInput, createCustomerInput, resetPasswordInput } from '../accounts/accounts.schema.ts';
+import {
+  createAdminInput,
+  createCustomerInput,
+  resetPasswordInput,
+  setAdminRoleInput,
+} from '../accounts/accounts.schema.ts';
 import {
   adminIdByUsername,
   createAdmin,
@@ -14,24 +19,31 @@ import {
   resetAdminPassword,
   resetCustomerPassword,
   setAdminDisabled,
+  setAdminRole,
   setCustomerDisabled,
 } from '../accounts/accounts.service.ts';
+import { resetTotp } from '../accounts/admin-account.service.ts';
+import { apiKeyIdByPrefix, listApiKeys, revokeApiKey } from '../accounts/api-keys.service.ts';
 import { CATALOG_CHANNEL } from '../catalog/catalog-cache.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { Admin } from '../generated/prisma/client.ts';
+import type { Admin, ApiKey } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import { reindexAll } from '../search/documents.ts';
 import { parseInput } from '../validation/field-errors.ts';
 
 export const USAGE = `usage: npm run cli -- <command>
 
-  create-admin <username>                     password from stdin or CLI_PASSWORD
+  create-admin <username> [--role <role>]     password from stdin or CLI_PASSWORD; the role is owner for the
+                                              first admin, else required: owner, catalog_manager, support, viewer
+  set-role <username> <role>                  (the last enabled owner keeps the role)
+  reset-totp <username>                       turn an admin's two-factor login off (a lost phone)
   create-customer <email> [--nickname <name>] password from stdin or CLI_PASSWORD
   disable-admin <username>     enable-admin <username>
   disable-customer <email>     enable-customer <email>      (disabling revokes the customer's sessions)
   reset-password customer <email>             password from stdin or CLI_PASSWORD; revokes the customer's sessions
   reset-password admin <username>             password from stdin or CLI_PASSWORD
   list-admins
+  list-api-keys                revoke-api-key <prefix>
   reindex                                     rebuild every item's search document (after changes made outside the service)
 `;
 
@@ -51,14 +63,23 @@ export interface Args {
   /** `reset-password`: whose password. */
   kind?: 'customer' | 'admin';
   nickname?: string;
+  role?: string;
+  /** `set-role`: the new role. */
+  value?: string;
 }
+
+/** Each command's options (`--name value`), and the field of Args each one sets. */
+const OPTIONS: Record<string, Record<string, 'nickname' | 'role'>> = {
+  'create-customer': { '--nickname': 'nickname' },
+  'create-admin': { '--role': 'role' },
+};
 
 export function parseArgs(argv: string[]): Args {
   if (argv.some((a) => /^--?password/.test(a))) {
     throw new UsageError('passwords are never taken from the command line; pipe it on stdin or set CLI_PASSWORD');
   }
   const [command, ...positional] = argv;
-  if (command === 'list-admins' || command === 'reindex') {
+  if (command === 'list-admins' || command === 'list-api-keys' || command === 'reindex') {
     if (positional.length) throw new UsageError(`unexpected argument: ${positional[0]}\n\n${USAGE}`);
     return { command, name: '' };
   }
@@ -67,28 +88,55 @@ export function parseArgs(argv: string[]): Args {
     if ((kind !== 'customer' && kind !== 'admin') || !name || rest.length) throw new UsageError(USAGE);
     return { command, kind, name };
   }
+  if (command === 'set-role') {
+    const [name, value, ...rest] = positional;
+    if (!name || !value || rest.length) throw new UsageError(USAGE);
+    return { command, name, value };
+  }
   const [name, ...rest] = positional;
   if (!command || !name) throw new UsageError(USAGE);
-  let nickname: string | undefined;
+  const args: Args = { command, name };
+  const options = OPTIONS[command] ?? {};
   for (let i = 0; i < rest.length; i++) {
-    if (rest[i] === '--nickname' && command === 'create-customer' && rest[i + 1] !== undefined) nickname = rest[++i];
+    const field = options[rest[i]!];
+    if (field && rest[i + 1] !== undefined) args[field] = rest[++i];
     else throw new UsageError(`unexpected argument: ${rest[i]}\n\n${USAGE}`);
   }
-  return { command, name, nickname };
+  return args;
 }
 
 /** `list-admins`: one line per account, in columns. */
-function adminTable(admins: Admin[]): string {
-  const rows = [
-    ['id', 'username', 'role', 'status', 'created_at'],
+const adminTable = (admins: Admin[]): string =>
+  table([
+    ['id', 'username', 'role', 'status', 'two_factor', 'created_at'],
     ...admins.map((a) => [
       String(a.id),
       a.username,
       a.role,
       a.disabled ? 'disabled' : 'enabled',
+      a.totpSecret === null ? 'off' : 'on',
       a.createdAt.toISOString(),
     ]),
-  ];
+  ]);
+
+/** `list-api-keys`: one line per key (never its secret: only the hash is kept). */
+const apiKeyTable = (keys: ApiKey[]): string =>
+  table([
+    ['id', 'prefix', 'name', 'role', 'status', 'created_at', 'expires_at', 'last_used_at'],
+    ...keys.map((k) => [
+      String(k.id),
+      k.prefix,
+      k.name,
+      k.role,
+      k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= new Date() ? 'expired' : 'active',
+      k.createdAt.toISOString(),
+      k.expiresAt?.toISOString() ?? '-',
+      k.lastUsedAt?.toISOString() ?? '-',
+    ]),
+  ]);
+
+/** Rows as left-aligned columns, the first row the heading. */
+function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
   return rows
     .map((r) =>
@@ -104,11 +152,35 @@ async function run(ctx: RequestContext, args: Args, password: () => Promise<stri
   const { command, name, nickname } = args;
   switch (command) {
     case 'create-admin': {
+      // The first admin runs the shop; after that, who gets what is a decision to state (contract §10.1).
+      const first = (await ctx.db.prisma.admin.count()) === 0;
+      if (!args.role && !first) {
+        throw new UsageError(`create-admin needs --role (owner, catalog_manager, support or viewer)\n\n${USAGE}`);
+      }
       const admin = await createAdmin(
         ctx,
-        parseInput(createAdminInput, { username: name, password: await password() }),
+        parseInput(createAdminInput, { username: name, password: await password(), role: args.role ?? 'owner' }),
       );
-      return `created admin #${admin.id} ${admin.username}`;
+      return `created admin #${admin.id} ${admin.username} (${admin.role})`;
+    }
+    case 'set-role': {
+      const id = await adminIdByUsername(ctx, name);
+      const { role } = parseInput(setAdminRoleInput, { id, role: args.value });
+      const admin = await setAdminRole(ctx, { id, role });
+      return `admin #${admin.id} ${admin.username} is now ${admin.role}`;
+    }
+    case 'reset-totp': {
+      const id = await adminIdByUsername(ctx, name);
+      await resetTotp(ctx, id);
+      return `two-factor login turned off for admin #${id} ${name}; they can enrol again`;
+    }
+    case 'list-api-keys': {
+      const keys = await listApiKeys(ctx);
+      return keys.length ? apiKeyTable(keys) : 'no API keys';
+    }
+    case 'revoke-api-key': {
+      await revokeApiKey(ctx, await apiKeyIdByPrefix(ctx, name.replace(/^shk_/, '').slice(0, 8)));
+      return `API key ${name} revoked`;
     }
     case 'create-customer': {
       const customer = await createCustomer(

@@ -117,6 +117,7 @@ const envSchema = z.object({
   ADMIN_USERNAME: z.string().min(3, 'must be 3..64 characters').max(64, 'must be 3..64 characters').optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(1024).optional(),
   SEED_DEMO: bool.optional(),
+  ADMIN_REQUIRE_TOTP: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['pretty', 'json'], { message: 'must be pretty or json' }).optional(),
   METRICS_PORT: z
@@ -231,6 +232,8 @@ function buildConfig(env: Env, terminal: boolean) {
     /** Created when no admin exists; without a password one is generated and printed (development only). */
     bootstrapAdmin: { username: env.ADMIN_USERNAME ?? 'admin', password: env.ADMIN_PASSWORD },
     seedDemo: env.SEED_DEMO ?? !production,
+    /** Admins must turn two-factor login on before they may do anything but enrol (contract §10.3). */
+    adminRequireTotp: env.ADMIN_REQUIRE_TOTP ?? false,
     logLevel: env.LOG_LEVEL,
     /** `pretty` for a developer's terminal, JSON lines for everything else (files, collectors). */
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' && terminal ? 'pretty' : 'json'),

@@ -16,7 +16,12 @@ export const HTTP_STATUS = {
   TOKEN_EXPIRED: 401,
   TOKEN_REVOKED: 401,
   WX_CODE_INVALID: 401,
+  /** An admin with two-factor login sent the right password without `otp` (§10.3). */
+  OTP_REQUIRED: 401,
+  OTP_INVALID: 401,
   ACCOUNT_DISABLED: 403,
+  /** A valid admin token or API key whose role may not do this (§10.1). */
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   /** A browser asked for GraphiQL where it is off (GRAPHIQL=false, production). */

@@ -22,6 +22,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSONObject: { Input: Record<string, unknown>; Output: unknown };
+    JSON: { Input: unknown; Output: unknown };
     Money: { Input: number | string; Output: MoneyOutput };
   };
 }>({

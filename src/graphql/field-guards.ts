@@ -14,7 +14,7 @@ import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTyp
 import type { GraphQLField, GraphQLFieldResolver, GraphQLInputType, GraphQLResolveInfo } from 'graphql';
 import { getNamedType } from 'graphql';
 import type { z } from 'zod';
-import { declaredScopes, REALM_OF, requireScopes, type Scope } from '../auth/scopes.ts';
+import { declaredScopes, realmOfScope, requireScopes, rolesSentence, type Scope } from '../auth/scopes.ts';
 import type { Realm } from '../errors/app-error.ts';
 import type { GuardedArgs, RequestContext } from '../request-context.ts';
 
@@ -44,8 +44,12 @@ class FieldGuardsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
     const scopes = declaredScopes((fieldConfig.pothosOptions as { authScopes?: unknown }).authScopes);
     const mappers = fieldConfig.argMappers as ArgMapper[];
     const guards: Guards = { scopes, mappers };
+    // Each admin operation says who may call it (contract §10.1), from the one table of roles.
+    const roles = rolesSentence(scopes);
+    const description = [fieldConfig.description, roles].filter(Boolean).join('\n\n') || undefined;
     return {
       ...fieldConfig,
+      description,
       extensions: { ...fieldConfig.extensions, [GUARDS]: guards },
       // Arguments a REST route validated already are not validated again.
       argMappers: mappers.map(
@@ -98,8 +102,11 @@ export const scopesOf = (field: GraphQLField<unknown, unknown>): Scope[] => guar
 /** The token system (`WWW-Authenticate` realm) of a field's scope, if it declares one. */
 export function realmOf(field: GraphQLField<unknown, unknown>): Realm | undefined {
   const [scope] = scopesOf(field);
-  return scope && REALM_OF[scope];
+  return scope && realmOfScope(scope);
 }
+
+/** "Roles: owner, catalog_manager (…)." — who may call an admin field (contract §10.1), for the docs. */
+export const rolesOf = (field: GraphQLField<unknown, unknown>): string | undefined => rolesSentence(scopesOf(field));
 
 /** Throws the first scope's coded error unless the request satisfies one of the field's scopes. */
 export const requireFieldScopes = (field: GraphQLField<unknown, unknown>, ctx: RequestContext) =>

@@ -4,10 +4,11 @@
  * through instead of making and unmaking a Date or a Decimal per field.
  */
 import { GraphQLError, Kind } from 'graphql';
-import { JSONObjectResolver } from 'graphql-scalars';
+import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import { builder } from './builder.ts';
 
 builder.addScalarType('JSONObject', JSONObjectResolver);
+builder.addScalarType('JSON', JSONResolver);
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 

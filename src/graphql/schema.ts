@@ -8,5 +8,9 @@ import '../search/suggestions.graphql.ts';
 import '../accounts/accounts.graphql.ts';
 import '../accounts/own-account.graphql.ts';
 import '../accounts/login.graphql.ts';
+import '../accounts/admin-account.graphql.ts';
+import '../accounts/sessions.graphql.ts';
+import '../accounts/api-keys.graphql.ts';
+import '../audit/audit.graphql.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -41,6 +41,15 @@ export function clientIpOf(req: Request): string {
 }
 
 /**
+ * What a session list shows of a User-Agent: its first 200 characters. (Node's parser refuses control
+ * characters in header values but a tab, so nothing unstorable gets this far.)
+ */
+export function shortUserAgent(header: string | undefined): string | null {
+  const ua = header?.trim().slice(0, 200);
+  return ua ? ua : null;
+}
+
+/**
  * The context of this request, built on first use and reused (REST and GraphQL alike);
  * `readFromPrimary` when its answer will be kept by the answer cache (rest/run.ts).
  */
@@ -56,6 +65,7 @@ export function contextOf(
     log: res.locals.log as Logger,
     authorization: authorizationHeaders(req),
     clientIp: clientIpOf(req),
+    userAgent: shortUserAgent(req.headers['user-agent']),
     readFromPrimary,
   })) as RequestContext;
 }

@@ -36,16 +36,16 @@ function operationOf(route: CompiledRoute, schema: GraphQLSchema, namer: SchemaN
       : { content: { 'application/json': { schema: (body.anyOf as JsonSchema[] | undefined)?.[0] ?? body } } }),
   };
   const needs = route.needsConfiguration;
+  const description = [
+    route.roles,
+    needs &&
+      `Needs ${needs.join(' and ')} set on the server: without them this answers 503 ` +
+        '(see its example), also when "Try it out" sends the example below.',
+  ].filter(Boolean);
   return {
     summary: route.summary,
-    ...(needs
-      ? {
-          description:
-            `Needs ${needs.join(' and ')} set on the server: without them this answers 503 ` +
-            '(see its example), also when "Try it out" sends the example below.',
-          'x-needs-configuration': needs,
-        }
-      : {}),
+    ...(description.length ? { description: description.join('\n\n') } : {}),
+    ...(needs ? { 'x-needs-configuration': needs } : {}),
     tags: [route.tag],
     operationId: route.operationName,
     ...(route.realm ? { security: [{ [`${route.realm}Token`]: [] }] } : {}),
@@ -88,7 +88,9 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: CompiledRout
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'Admin access token (typ admin+jwt), from POST /admin/api/auth/login.',
+          description:
+            'Admin access token (typ admin+jwt), from POST /admin/api/auth/login — or an API key (`shk_…`, contract ' +
+            "§10.5), which acts with its own role. Each admin route's description names the roles it needs.",
         },
       },
       schemas: { ...schemas, Problem: problemSchema },

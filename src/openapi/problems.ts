@@ -22,7 +22,10 @@ const DETAIL: Record<ErrorCode, string> = {
   TOKEN_EXPIRED: 'The token expired at 2026-01-31T12:00:00.000Z.',
   TOKEN_REVOKED: 'The session was revoked; log in again.',
   WX_CODE_INVALID: 'WeChat rejected the code (invalid, used or expired).',
+  OTP_REQUIRED: 'Two-factor login is on: send `otp` (a 6-digit code or a recovery code).',
+  OTP_INVALID: 'The one-time code is wrong, expired or already used.',
   ACCOUNT_DISABLED: 'The account is disabled.',
+  FORBIDDEN: "This needs the role owner or catalog_manager; the caller's role is viewer.",
   NOT_FOUND: 'No such item.',
   METHOD_NOT_ALLOWED: 'DELETE is not allowed here; use GET or HEAD.',
   NOT_ACCEPTABLE: 'GraphiQL is off on this server (GRAPHIQL); send GraphQL requests as JSON.',
@@ -48,6 +51,10 @@ export function errorCodesOf(route: CompiledRoute): ErrorCode[] {
   if (route.realm) {
     for (const code of ['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ACCOUNT_DISABLED'] as const) {
       codes.add(code);
+    }
+    if (route.realm === 'admin') {
+      codes.add('TOKEN_REVOKED');
+      codes.add('FORBIDDEN');
     }
   }
   if (route.path.includes(':')) codes.add('NOT_FOUND');

@@ -15,7 +15,7 @@ import {
   typeFromAST,
 } from 'graphql';
 import type { ErrorCode, Realm } from '../errors/app-error.ts';
-import { realmOf } from '../graphql/field-guards.ts';
+import { realmOf, rolesOf } from '../graphql/field-guards.ts';
 import type { Yoga } from '../graphql/yoga.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -118,6 +118,8 @@ export interface CompiledRoute extends RestRoute {
   fieldNode: FieldNode;
   /** The `WWW-Authenticate` realm of the field's scope, if it has one (checked first: run.ts). */
   realm?: Realm;
+  /** Who may call it, for the docs ("Roles: owner, catalog_manager (…)."), if it is an admin route. */
+  roles?: string;
   /** The GraphQL type of each variable, for reading REST names and query-string values. */
   variableTypes: Map<string, GraphQLInputType>;
 }
@@ -145,6 +147,15 @@ export function compileRoutes(yoga: Yoga, routes: RestRoute[]): CompiledRoute[] 
     if (route.input?.from === 'body' && route.input.variable && !variableTypes.has(route.input.variable)) {
       throw new Error(`${where}: no variable $${route.input.variable}`);
     }
-    return { ...route, compiled, operationName: op.name.value, field, fieldNode, realm: realmOf(field), variableTypes };
+    return {
+      ...route,
+      compiled,
+      operationName: op.name.value,
+      field,
+      fieldNode,
+      realm: realmOf(field),
+      roles: rolesOf(field),
+      variableTypes,
+    };
   });
 }

@@ -124,7 +124,7 @@ describe('setCustomerDisabled', () => {
 describe('createAdmin and setAdminDisabled', () => {
   it('when an admin creates another admin, then the new one can log in and see itself in adminMe', async () => {
     const res = await asRoot(CREATE_ADMIN, { input: { username: ' night-shift ', password: 'night-shift-pw' } });
-    expect(res.body.data.createAdmin).toEqual({ id: expect.any(Number), username: 'night-shift', role: 'admin' });
+    expect(res.body.data.createAdmin).toEqual({ id: expect.any(Number), username: 'night-shift', role: 'viewer' });
     const stored = await app.db.prisma.admin.findUniqueOrThrow({ where: { username: 'night-shift' } });
     expect(await verifyPassword(stored.passwordHash, 'night-shift-pw')).toBe(true);
     const token = await loginAsAdmin(app, { username: 'night-shift', password: 'night-shift-pw' });
@@ -146,7 +146,7 @@ describe('createAdmin and setAdminDisabled', () => {
     expect((await app.graphql('{ adminMe { id } }', {}, { token })).body.data.adminMe.id).toBe(admin.id);
 
     const res = await asRoot(SET_ADMIN_DISABLED, { id: admin.id, disabled: true });
-    expect(res.body.data.setAdminDisabled).toEqual({ id: admin.id, username: admin.username, role: 'admin' });
+    expect(res.body.data.setAdminDisabled).toEqual({ id: admin.id, username: admin.username, role: 'owner' });
     expect(gqlCode(await app.graphql('{ adminMe { id } }', {}, { token }))).toBe('ACCOUNT_DISABLED');
     expect(
       gqlCode(
@@ -179,7 +179,7 @@ describe('the bootstrap admin', () => {
     const fresh = await startTestApp({ ADMIN_USERNAME: 'first-admin', ADMIN_PASSWORD: 'first-admin-password' });
     try {
       expect(await fresh.db.prisma.admin.findMany({ select: { username: true, role: true, disabled: true } })).toEqual([
-        { username: 'first-admin', role: 'admin', disabled: false },
+        { username: 'first-admin', role: 'owner', disabled: false },
       ]);
       expect((await adminLogin(fresh, 'first-admin', 'first-admin-password')).status).toBe(200);
     } finally {

@@ -145,7 +145,7 @@ describe('admins', () => {
     expect(admins[1]).toEqual({
       id: second.id,
       username: 'night-shift',
-      role: 'admin',
+      role: 'owner',
       disabled: true,
       createdAt: expect.stringMatching(ISO_UTC),
     });

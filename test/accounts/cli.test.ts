@@ -104,7 +104,8 @@ describe('npm run cli, the process', () => {
       const admin = await spawnCli(['create-admin', 'ops-lead'], env, { stdin: 'ops-lead-password\n' });
       expect(admin.stderr).toBe('');
       expect(admin.code).toBe(0);
-      expect(admin.stdout).toMatch(/^created admin #\d+ ops-lead\n$/);
+      // The first admin of a database is an owner without --role (contract §10.1).
+      expect(admin.stdout).toMatch(/^created admin #\d+ ops-lead \(owner\)\n$/);
       const customer = await spawnCli(['create-customer', ' Carol@Example.COM ', '--nickname', 'Carol'], {
         ...env,
         CLI_PASSWORD: 'carol-password',
@@ -149,10 +150,10 @@ describe('npm run cli, the process', () => {
 
 describe('npm run cli, the commands', () => {
   it('when create-admin gets the password on stdin, then the admin exists with an argon2id hash and the password is never printed', async () => {
-    const res = await cli(['create-admin', 'ops-lead'], { stdin: 'ops-lead-password\n' });
+    const res = await cli(['create-admin', 'ops-lead', '--role', 'catalog_manager'], { stdin: 'ops-lead-password\n' });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^created admin #\d+ ops-lead\n$/);
+    expect(res.stdout).toMatch(/^created admin #\d+ ops-lead \(catalog_manager\)\n$/);
     await withDb(async (db) => {
       const admin = await db.prisma.admin.findUniqueOrThrow({ where: { username: 'ops-lead' } });
       expect(admin.passwordHash).toMatch(/^\$argon2id\$/);
@@ -191,7 +192,7 @@ describe('npm run cli, the commands', () => {
     expect(short.code).toBe(1);
     expect(short.stderr).toMatch(/password: must be at least 8 characters/);
     await seedAdmin('taken-lead');
-    const taken = await cli(['create-admin', 'taken-lead'], { stdin: 'another-password\n' });
+    const taken = await cli(['create-admin', 'taken-lead', '--role', 'viewer'], { stdin: 'another-password\n' });
     expect(taken.code).toBe(1);
     expect(taken.stderr).toMatch(/username: is already taken/);
   });
@@ -309,8 +310,8 @@ describe('npm run cli — password resets and the admin list (contract §8.1)', 
     const res = await cli(['list-admins']);
     expect(res.code).toBe(0);
     const lines = res.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^id\s+username\s+role\s+status\s+created_at$/);
-    expect(lines.some((l) => /^\d+\s+listed-lead\s+admin\s+disabled\s+\d{4}-\d{2}-\d{2}T/.test(l))).toBe(true);
+    expect(lines[0]).toMatch(/^id\s+username\s+role\s+status\s+two_factor\s+created_at$/);
+    expect(lines.some((l) => /^\d+\s+listed-lead\s+viewer\s+disabled\s+off\s+\d{4}-\d{2}-\d{2}T/.test(l))).toBe(true);
     expect(res.stdout).not.toContain('$argon2id$');
     expect((await cli(['list-admins', 'extra'])).code).toBe(2);
   });

@@ -19,7 +19,7 @@ describe('POST /admin/api/auth/login', () => {
       access_token: expect.any(String),
       token_type: 'Bearer',
       expires_in: 3600,
-      admin: { id: admin.id, username: 'root', role: 'admin' },
+      admin: { id: admin.id, username: 'root', role: 'owner' },
     });
     expect(res.headers.get('cache-control')).toBe('no-store');
     await expectDocumentedResponse(app, 'POST', '/admin/api/auth/login', res);
@@ -39,7 +39,7 @@ describe('POST /admin/api/auth/login', () => {
   it('when the token is used on GraphQL `adminMe`, then it names the admin', async () => {
     const token = await loginAsAdmin(app);
     const res = await app.graphql('{ adminMe { id username role } }', {}, { token });
-    expect(res.body.data.adminMe).toMatchObject({ username: 'root', role: 'admin' });
+    expect(res.body.data.adminMe).toMatchObject({ username: 'root', role: 'owner' });
   });
 
   it('when the admin is unknown or the password wrong, then the very same 401 with realm="admin"', async () => {
@@ -58,7 +58,7 @@ describe('POST /admin/api/auth/login', () => {
     const admin = await makeAdmin(app, { username: 'Ops Team', password: 'ops-password-1' });
     const res = await adminLogin(app, ' Ops Team ', 'ops-password-1');
     expect(res.status).toBe(200);
-    expect(res.body.admin).toEqual({ id: admin.id, username: 'Ops Team', role: 'admin' });
+    expect(res.body.admin).toEqual({ id: admin.id, username: 'Ops Team', role: 'owner' });
     expectProblem(await adminLogin(app, 'ops team', 'ops-password-1'), 401, 'INVALID_CREDENTIALS');
   });
 
@@ -91,7 +91,7 @@ describe('POST /admin/api/auth/login', () => {
       accessToken: expect.any(String),
       tokenType: 'Bearer',
       expiresIn: 3600,
-      admin: { username: 'root', role: 'admin' },
+      admin: { username: 'root', role: 'owner' },
     });
     const bad = await app.graphql('mutation { adminLogin(username: "root", password: "nope") { accessToken } }');
     expect(gqlCode(bad)).toBe('INVALID_CREDENTIALS');

@@ -425,7 +425,7 @@ describe('POST /admin/api/items: authentication', () => {
     const admin = await app.db.prisma.admin.findFirstOrThrow({ where: { username: 'root' } });
     const now = Math.floor(Date.now() / 1000);
     // Baseline: the same hand-made token, still valid, is accepted.
-    const valid = await signAdminToken({ sub: String(admin.id), iat: now - 10, exp: now + 3590 });
+    const valid = await signAdminToken({ sub: String(admin.id), iat: now - 10, exp: now + 3590 }, app);
     expect((await postItem(app, valid, itemBody(categoryId, { name: 'Baseline' }))).status).toBe(201);
 
     const expired = await signAdminToken({ sub: String(admin.id), iat: now - 3700, exp: now - 100 });
@@ -437,7 +437,7 @@ describe('POST /admin/api/items: authentication', () => {
   it('when the admin token expired within the 30 s skew, then it is still accepted', async () => {
     const admin = await app.db.prisma.admin.findFirstOrThrow({ where: { username: 'root' } });
     const now = Math.floor(Date.now() / 1000);
-    const justExpired = await signAdminToken({ sub: String(admin.id), iat: now - 3600, exp: now - 10 });
+    const justExpired = await signAdminToken({ sub: String(admin.id), iat: now - 3600, exp: now - 10 }, app);
     expect((await postItem(app, justExpired, itemBody(categoryId, { name: 'Skew' }))).status).toBe(201);
   });
 

@@ -38,6 +38,7 @@ interface DmmfIndex {
 }
 const dmmf = JSON.parse(readFileSync(new URL('../../src/generated/dmmf.json', import.meta.url), 'utf8')) as {
   models: DmmfModel[];
+  enums: Array<{ name: string; dbName?: string | null; values: Array<{ name: string; dbName?: string | null }> }>;
   indexes: DmmfIndex[];
 };
 
@@ -74,6 +75,8 @@ function expectedType(f: DmmfField): string {
     Float: 'double precision',
     Json: 'jsonb',
   };
+  // A Prisma enum is a PostgreSQL enum type of the same name (format_type quotes a mixed-case name).
+  if (f.kind === 'enum') return `"${f.type}"`;
   const type = scalar[f.type];
   if (type === undefined) throw new Error(`extend expectedType for ${f.type}`);
   return type;
@@ -127,7 +130,7 @@ describe('the migrated database matches schema.prisma', () => {
     const expected = dmmf.models
       .flatMap((m) =>
         m.fields
-          .filter((f) => f.kind === 'scalar')
+          .filter((f) => f.kind === 'scalar' || f.kind === 'enum')
           .map((f) => {
             // @updatedAt is set by Prisma Client, not by a database default.
             const hasDefault = f.hasDefaultValue && !f.isUpdatedAt;
@@ -138,6 +141,20 @@ describe('the migrated database matches schema.prisma', () => {
           }),
       )
       .sort();
+    expect(actual).toEqual(expected);
+  });
+
+  it('when compared enum by enum, then every enum type exists with exactly its values, in order', async () => {
+    const rows = await db.sql.query<{ name: string; value: string }>(
+      `SELECT t.typname AS name, e.enumlabel AS value
+         FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid JOIN pg_namespace n ON n.oid = t.typnamespace
+        WHERE n.nspname = current_schema() ORDER BY t.typname, e.enumsortorder`,
+    );
+    const actual: Record<string, string[]> = {};
+    for (const r of rows) (actual[r.name] ??= []).push(r.value);
+    const expected = Object.fromEntries(
+      dmmf.enums.map((e) => [e.dbName ?? e.name, e.values.map((v) => v.dbName ?? v.name)]),
+    );
     expect(actual).toEqual(expected);
   });
 

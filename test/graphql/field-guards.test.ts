@@ -31,14 +31,15 @@ describe('what field-guards reads from Pothos', () => {
     // Pothos' own extensions, which only field-guards.ts may read.
     expect(Array.isArray((createItem.extensions as { pothosArgMappers?: unknown }).pothosArgMappers)).toBe(true);
     expect((createItem.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions?.authScopes).toEqual({
-      admin: true,
+      catalogWrite: true,
     });
     const input = schema.getType('CreateItemInput');
     expect(input?.extensions).toHaveProperty(['@pothos/plugin-validation', 'schemas']);
   });
 
   it('when a field declares scopes, then scopesOf names them; a public field has none', () => {
-    expect(scopesOf(rootField('mutation', 'createItem'))).toEqual(['admin']);
+    expect(scopesOf(rootField('mutation', 'createItem'))).toEqual(['catalogWrite']);
+    expect(scopesOf(rootField('query', 'adminMe'))).toEqual(['adminEnrolling']);
     expect(scopesOf(rootField('mutation', 'refreshToken'))).toEqual(['customerRefresh']);
     expect(scopesOf(rootField('query', 'me'))).toEqual(['customer']);
     expect(scopesOf(rootField('query', 'items'))).toEqual([]);
@@ -89,7 +90,8 @@ describe('the guard rule', () => {
   const contextOf = (allowed: boolean) =>
     ({
       auth: {
-        admin: async () => {
+        // The `admin` scope: the caller's own admin account.
+        adminAccount: async () => {
           calls.scope++;
           if (!allowed) throw new AppError('UNAUTHENTICATED', 'no token', { realm: 'admin' });
           return { adminId: 1 };
@@ -121,7 +123,7 @@ describe('the guard rule', () => {
     calls.scope = calls.validation = 0;
     const ctx = contextOf(true);
     const field = small.getQueryType()!.getFields().echo!;
-    await ctx.auth.admin();
+    await ctx.auth.adminAccount();
     const args = await validateFieldArgs(field, { word: 'hello' }, ctx);
     ctx.guarded = { field: 'echo', args };
     expect((await run(ctx, 'hello')).data).toEqual({ echo: 'hello' });

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { passwordHasher } from '../../src/auth/password.ts';
-import type { Customer } from '../../src/generated/prisma/client.ts';
+import type { AdminRole, Customer } from '../../src/generated/prisma/client.ts';
 import { type ApiResponse, TEST_ADMIN, type TestApp } from './test-app.ts';
 
 // The test suite's cost (NODE_ENV=test): verifying reads the cost from the hash itself.
@@ -36,13 +36,17 @@ export async function makeCustomer(
   });
 }
 
-/** Inserts an admin. */
-export async function makeAdmin(app: TestApp, opts: { username?: string; password?: string; disabled?: boolean } = {}) {
+/** Inserts an admin: an owner (who may do everything) unless `role` says otherwise. */
+export async function makeAdmin(
+  app: TestApp,
+  opts: { username?: string; password?: string; disabled?: boolean; role?: AdminRole } = {},
+) {
   return app.db.prisma.admin.create({
     data: {
       username: opts.username ?? `admin-${randomUUID().slice(0, 8)}`,
       passwordHash: await hashPassword(opts.password ?? 'admin-password-123'),
       disabled: opts.disabled ?? false,
+      role: opts.role ?? 'owner',
     },
   });
 }

@@ -73,10 +73,20 @@ export const gqlErrorFields = (res: ApiResponse): string[] =>
 
 /**
  * Signs an admin token by hand with the test secret and the admin system's iss/aud/typ, for
- * lifetimes the server would never issue (already expired).
+ * lifetimes the server would never issue (already expired). With `app`, its session is recorded
+ * too, as a login would (admin tokens name a session, contract §10.4).
  */
-export function signAdminToken(opts: { sub: string; iat: number; exp: number; sid?: string }): Promise<string> {
-  return new SignJWT({ sid: opts.sid ?? randomUUID() })
+export async function signAdminToken(
+  opts: { sub: string; iat: number; exp: number; sid?: string },
+  app?: TestApp,
+): Promise<string> {
+  const sid = opts.sid ?? randomUUID();
+  if (app) {
+    await app.db.prisma.adminSession.create({
+      data: { id: sid, adminId: Number(opts.sub), expiresAt: new Date(opts.exp * 1000) },
+    });
+  }
+  return new SignJWT({ sid })
     .setProtectedHeader({ alg: 'HS256', typ: 'admin+jwt' })
     .setIssuer('shop-service:admin')
     .setAudience('shop-admin')

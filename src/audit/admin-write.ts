@@ -1,0 +1,48 @@
+/**
+ * The one way an admin (or an API key, or an operator at the CLI) changes data: the write's statements
+ * and its audit entries in one transaction (contract §10.2), then one log line per entry. A write
+ * records what it changed through `audit`; one that records nothing is a bug and fails, so a new
+ * write cannot forget its entry. Refused writes throw before commit and leave no entry.
+ */
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { RequestContext } from '../request-context.ts';
+import { type AuditRecord, auditRow } from './audit-log.ts';
+
+export type Tx = Prisma.TransactionClient;
+
+/** Records one audit entry of the running write. */
+export type Audit = (record: AuditRecord) => void;
+
+/** Runs `write` in a transaction of its own. */
+export const inTransaction =
+  <T>(ctx: RequestContext) =>
+  (write: (tx: Tx) => Promise<T>) =>
+    ctx.db.prisma.$transaction(write);
+
+/**
+ * Runs one admin write. `transaction` is how its statements are committed: a transaction of its own
+ * by default, or one that also does more (an Idempotency-Key's record), which may answer a replay
+ * without running `write` at all — then nothing changed and nothing is recorded.
+ */
+export async function adminWrite<T>(
+  ctx: RequestContext,
+  write: (tx: Tx, audit: Audit) => Promise<T>,
+  transaction: (write: (tx: Tx) => Promise<T>) => Promise<T> = inTransaction<T>(ctx),
+): Promise<T> {
+  const actor = await ctx.auth.actor();
+  const records: AuditRecord[] = [];
+  const result = await transaction(async (tx) => {
+    records.length = 0; // a transaction retried from the start records afresh
+    const written = await write(tx, (record) => records.push(record));
+    if (records.length === 0) throw new Error('An admin write recorded no audit entry (audit/admin-write.ts).');
+    await tx.auditEntry.createMany({ data: records.map((record) => auditRow(ctx, actor, record)) });
+    return written;
+  });
+  for (const { action, target } of records) {
+    ctx.log.info(
+      { action, target_type: target.type, target_id: target.id, by: `${actor.type}:${actor.id ?? actor.name}` },
+      action,
+    );
+  }
+  return result;
+}

@@ -1,0 +1,87 @@
+/**
+ * Audit entries (contract §10.2): who changed what, with each changed field's before and after. The
+ * one place that turns a change into a row — and so the one place secrets are redacted, by field
+ * name, whatever write produced them.
+ */
+import type { Actor } from '../auth/request-auth.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+
+export type AuditTargetType = 'item' | 'category' | 'customer' | 'admin' | 'api_key' | 'synonym_group';
+
+export interface AuditTarget {
+  type: AuditTargetType;
+  id: number | null;
+}
+
+/** `{ field: [before, after] }`; a field that did not exist before (or after) is null there. */
+export type Changes = Record<string, [unknown, unknown]>;
+
+export interface AuditRecord {
+  /** `<target type>.<verb>`: `item.update`, `admin.totp_reset` … */
+  action: `${AuditTargetType}.${string}`;
+  target: AuditTarget;
+  changes?: Changes;
+}
+
+/** Where a request came from, for the entry. */
+export interface AuditOrigin {
+  requestId: string;
+  clientIp: string;
+}
+
+/** Fields whose values never reach the log, whichever write names them. */
+const SECRET_FIELDS = new Set([
+  'password',
+  'passwordHash',
+  'currentPassword',
+  'newPassword',
+  'totpSecret',
+  'totpPendingSecret',
+  'secret',
+  'secretHash',
+  'recoveryCodes',
+  'codeHash',
+  'token',
+  'accessToken',
+  'otp',
+]);
+
+export const REDACTED = '[redacted]';
+
+/** A value as JSON stores it (dates as ISO strings, decimals as their strings). */
+const plain = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
+
+/** The fields that differ between two snapshots of a row (null: the row did not exist). */
+export function changesBetween(before: Record<string, unknown> | null, after: Record<string, unknown> | null): Changes {
+  const changes: Changes = {};
+  for (const field of new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])) {
+    const was = plain(before?.[field]);
+    const is = plain(after?.[field]);
+    if (JSON.stringify(was) !== JSON.stringify(is)) changes[field] = [was, is];
+  }
+  return changes;
+}
+
+function redacted(changes: Changes): Changes {
+  return Object.fromEntries(
+    Object.entries(changes).map(([field, pair]) => [
+      field,
+      SECRET_FIELDS.has(field) ? [pair[0] === null ? null : REDACTED, pair[1] === null ? null : REDACTED] : pair,
+    ]),
+  );
+}
+
+/** The row of one entry, secrets redacted. */
+export function auditRow(origin: AuditOrigin, actor: Actor, record: AuditRecord): Prisma.AuditEntryCreateManyInput {
+  return {
+    actorType: actor.type,
+    actorId: actor.id,
+    actorName: actor.name,
+    action: record.action,
+    targetType: record.target.type,
+    targetId: record.target.id,
+    changes: redacted(record.changes ?? {}) as Prisma.InputJsonObject,
+    requestId: origin.requestId,
+    ip: origin.clientIp,
+  };
+}
