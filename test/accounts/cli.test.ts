@@ -11,22 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordHasher } from '../../src/auth/password.ts';
-import { runCli } from '../../src/cli/commands.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
-import { createLogger } from '../../src/logger.ts';
-import { operatorContext } from '../../src/request-context.ts';
+import { type CliResult, cliOn } from '../helpers/cli.ts';
 import { nodeScript, ROOT } from '../helpers/service-process.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestDatabase } from '../helpers/test-database.ts';
 
 // The test suite's cost (NODE_ENV=test): verifying reads the cost from the hash itself.
 const { hash: hashPassword, verify: verifyPassword } = passwordHasher('test');
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let app: TestApp;
 beforeAll(async () => {
@@ -35,18 +27,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 /** Runs a command line in-process on the test app's database; `stdin` is the password it reads. */
-async function cli(args: string[], opts: { stdin?: string } = {}): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const io = {
-    password: async () => (opts.stdin ?? '').split('\n')[0] ?? '',
-    stdout: (t: string) => void (stdout += t),
-    stderr: (t: string) => void (stderr += t),
-  };
-  const ctx = operatorContext(app.db, app.services, createLogger('silent'));
-  const code = await runCli(args, io, async () => ({ ctx, close: async () => {} }));
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], opts: { stdin?: string } = {}): Promise<CliResult> => cliOn(app, args, opts);
 
 /** The test app's database, as the checks after a command read it. */
 const withDb = <T>(fn: (db: Database) => Promise<T>): Promise<T> => fn(app.db);
