@@ -30,15 +30,20 @@ const gql = async (query: string, variables: Record<string, unknown> = {}, token
 describe('what the audit log records', () => {
   it('when an admin writes the catalogue, then each write is one entry with the changed fields before and after', async () => {
     const { createCategory } = await gql('mutation { createCategory(input: { name: "Audit shelf" }) { id } }');
-    await gql('mutation ($id: Int!) { updateCategory(id: $id, input: { name: "Audit shelf 2", sortOrder: 4 }) { id } }', {
-      id: createCategory.id,
-    });
+    await gql(
+      'mutation ($id: Int!) { updateCategory(id: $id, input: { name: "Audit shelf 2", sortOrder: 4 }) { id } }',
+      {
+        id: createCategory.id,
+      },
+    );
     const created = await postItem(app, owner, itemBody(createCategory.id, { name: 'Audited boot', price: 10 }), {
       'x-request-id': 'audit-test-request',
     });
     expect(created.status).toBe(201);
     const itemId = created.body.id as number;
-    await gql('mutation ($id: Int!) { updateItem(id: $id, input: { price: "12.50", stock: 3 }) { id } }', { id: itemId });
+    await gql('mutation ($id: Int!) { updateItem(id: $id, input: { price: "12.50", stock: 3 }) { id } }', {
+      id: itemId,
+    });
     await gql('mutation ($id: Int!) { deleteItem(id: $id) }', { id: itemId });
     await gql('mutation ($id: Int!) { deleteCategory(id: $id) }', { id: createCategory.id });
     const { saveSynonymGroup } = await gql('mutation { saveSynonymGroup(terms: ["靴子", "boots"]) { id } }');
@@ -86,8 +91,12 @@ describe('what the audit log records', () => {
     const { createCustomer } = await gql(
       'mutation { createCustomer(input: { username: "audited@example.com", password: "audited-password" }) { id } }',
     );
-    await gql('mutation ($id: Int!) { setCustomerDisabled(id: $id, disabled: true) { id } }', { id: createCustomer.id });
-    await gql('mutation ($id: Int!) { setCustomerDisabled(id: $id, disabled: false) { id } }', { id: createCustomer.id });
+    await gql('mutation ($id: Int!) { setCustomerDisabled(id: $id, disabled: true) { id } }', {
+      id: createCustomer.id,
+    });
+    await gql('mutation ($id: Int!) { setCustomerDisabled(id: $id, disabled: false) { id } }', {
+      id: createCustomer.id,
+    });
     await gql('mutation ($id: Int!) { revokeAllSessionsOfCustomer(customerId: $id) }', { id: createCustomer.id });
     const { createAdmin } = await gql(
       'mutation { createAdmin(input: { username: "audited-admin", password: "audited-admin-pw", role: support }) { id } }',
@@ -135,7 +144,9 @@ describe('what the audit log records', () => {
       ['admin.login_failed', 'anonymous', null],
       ['admin.login', 'admin', admin.id],
     ]);
-    const unknown = (await auditEntries(app, owner, { action: 'admin.login_failed' })).filter((e) => e.target.id === null);
+    const unknown = (await auditEntries(app, owner, { action: 'admin.login_failed' })).filter(
+      (e) => e.target.id === null,
+    );
     expect(unknown).toHaveLength(1);
     expect(JSON.stringify(unknown)).not.toContain('nobody-by-this-name');
   });
@@ -147,9 +158,13 @@ describe('what the audit log records', () => {
     expect(cli).toMatchObject({ actor: { type: 'cli', id: null, name: 'cli' }, requestId: 'cli' });
 
     const key = await createApiKeyAs(app, owner, { name: 'ERP sync', role: 'catalog_manager' });
-    const res = await app.graphql('mutation { createCategory(input: { name: "ERP shelf" }) { id } }', {}, {
-      token: key.secret,
-    });
+    const res = await app.graphql(
+      'mutation { createCategory(input: { name: "ERP shelf" }) { id } }',
+      {},
+      {
+        token: key.secret,
+      },
+    );
     const [byKey] = await auditEntries(app, owner, { action: 'category.create', actorType: 'api_key' });
     expect(byKey).toMatchObject({
       actor: { type: 'api_key', id: key.id, name: 'ERP sync' },
@@ -181,18 +196,26 @@ describe('append-only', () => {
 
 describe('auditLog (owner)', () => {
   it('when read with filters and pages, then newest first, counted, and bounded by time', async () => {
-    const all = await app.graphql('{ auditLog(limit: 2) { page limit total totalPages entries { id at } } }', {}, {
-      token: owner,
-    });
+    const all = await app.graphql(
+      '{ auditLog(limit: 2) { page limit total totalPages entries { id at } } }',
+      {},
+      {
+        token: owner,
+      },
+    );
     const page = all.body.data.auditLog;
     expect(page.limit).toBe(2);
     expect(page.entries).toHaveLength(2);
     expect(page.totalPages).toBe(Math.ceil(page.total / 2));
     expect(page.entries[0].at >= page.entries[1].at).toBe(true);
     if (page.entries[0].at === page.entries[1].at) expect(page.entries[0].id).toBeGreaterThan(page.entries[1].id);
-    const future = await app.graphql('{ auditLog(from: "2999-01-01T00:00:00.000Z") { total entries { id } } }', {}, {
-      token: owner,
-    });
+    const future = await app.graphql(
+      '{ auditLog(from: "2999-01-01T00:00:00.000Z") { total entries { id } } }',
+      {},
+      {
+        token: owner,
+      },
+    );
     expect(future.body.data.auditLog).toEqual({ total: 0, entries: [] });
     const bad = await app.graphql(
       '{ auditLog(from: "2026-02-01T00:00:00.000Z", to: "2026-01-01T00:00:00.000Z", limit: 101) { total } }',
@@ -200,6 +223,9 @@ describe('auditLog (owner)', () => {
       { token: owner },
     );
     expect(gqlCode(bad)).toBe('VALIDATION_FAILED');
-    expect(bad.body.errors[0].extensions.errors.map((e: { field: string }) => e.field).sort()).toEqual(['from', 'limit']);
+    expect(bad.body.errors[0].extensions.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'from',
+      'limit',
+    ]);
   });
 });

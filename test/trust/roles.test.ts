@@ -131,7 +131,8 @@ beforeAll(async () => {
     tokens[role] = await loginAsAdmin(app, { username: admin.username, password: `${role}-password` });
   }
   for (const role of ADMIN_ROLES) {
-    if (role !== 'owner') keys[role] = (await createApiKeyAs(app, tokens.owner, { name: `matrix ${role}`, role })).secret;
+    if (role !== 'owner')
+      keys[role] = (await createApiKeyAs(app, tokens.owner, { name: `matrix ${role}`, role })).secret;
   }
 });
 afterAll(() => app.close());
@@ -170,7 +171,12 @@ describe('the role × operation matrix (generated from src/auth/roles.ts)', () =
     const mismatches: string[] = [];
     const callers = [
       ...ADMIN_ROLES.map((role) => ({ who: `admin ${role}`, role, token: tokens[role], key: false })),
-      ...Object.entries(keys).map(([role, token]) => ({ who: `key ${role}`, role: role as AdminRole, token, key: true })),
+      ...Object.entries(keys).map(([role, token]) => ({
+        who: `key ${role}`,
+        role: role as AdminRole,
+        token,
+        key: true,
+      })),
     ];
     for (const { kind, field } of adminFields) {
       const scopes = scopesOf(field);
@@ -179,7 +185,9 @@ describe('the role × operation matrix (generated from src/auth/roles.ts)', () =
         const res = await app.graphql(documentOf(kind, field), {}, { token: caller.token });
         const code = gqlCode(res);
         if (allowed ? code === 'FORBIDDEN' : code !== 'FORBIDDEN') {
-          mismatches.push(`${caller.who} ${field.name}: ${code ?? 'ok'} (expected ${allowed ? 'allowed' : 'FORBIDDEN'})`);
+          mismatches.push(
+            `${caller.who} ${field.name}: ${code ?? 'ok'} (expected ${allowed ? 'allowed' : 'FORBIDDEN'})`,
+          );
         }
         if (code === 'FORBIDDEN') expect(res.body.errors[0].message).toMatch(/needs|API key/);
       }
@@ -207,10 +215,16 @@ describe('admins and roles (owner)', () => {
 
   it('when an owner creates an admin without a role, then it is a viewer; with one, that role', async () => {
     const create = (input: Record<string, unknown>) =>
-      app.graphql('mutation ($input: CreateAdminInput!) { createAdmin(input: $input) { username role } }', { input }, {
-        token: tokens.owner,
-      });
-    expect((await create({ username: 'plain-new', password: 'plain-new-pw' })).body.data.createAdmin.role).toBe('viewer');
+      app.graphql(
+        'mutation ($input: CreateAdminInput!) { createAdmin(input: $input) { username role } }',
+        { input },
+        {
+          token: tokens.owner,
+        },
+      );
+    expect((await create({ username: 'plain-new', password: 'plain-new-pw' })).body.data.createAdmin.role).toBe(
+      'viewer',
+    );
     const support = await create({ username: 'support-new', password: 'support-new-pw', role: 'support' });
     expect(support.body.data.createAdmin).toEqual({ username: 'support-new', role: 'support' });
     expect(gqlCode(await create({ username: 'bad-role', password: 'bad-role-pw', role: 'admin' }))).toBeDefined();

@@ -125,7 +125,8 @@ describe('logging in with two-factor login on', () => {
 
   it('when the admin logs in over GraphQL, then adminLogin takes `otp` the same way', async () => {
     const a = await enrolledAdmin('otp-graphql');
-    const LOGIN = 'mutation ($o: String) { adminLogin(username: "otp-graphql", password: "otp-graphql-password", otp: $o) { admin { username } } }';
+    const LOGIN =
+      'mutation ($o: String) { adminLogin(username: "otp-graphql", password: "otp-graphql-password", otp: $o) { admin { username } } }';
     expect(gqlCode(await app.graphql(LOGIN, {}))).toBe('OTP_REQUIRED');
     const ok = await app.graphql(LOGIN, { o: await a.nextCode() });
     expect(ok.body.data.adminLogin.admin.username).toBe('otp-graphql');
@@ -146,7 +147,11 @@ describe('turning it off', () => {
 
   it('when an owner resets another admin (or the CLI does), then their two-factor login is off and the reset is audited', async () => {
     const a = await enrolledAdmin('otp-lost-phone');
-    const res = await app.graphql('mutation ($id: Int!) { resetTotp(adminId: $id) }', { id: a.admin.id }, { token: owner });
+    const res = await app.graphql(
+      'mutation ($id: Int!) { resetTotp(adminId: $id) }',
+      { id: a.admin.id },
+      { token: owner },
+    );
     expect(res.body.data?.resetTotp, res.text).toBe(true);
     expect((await loginWith('otp-lost-phone')).status).toBe(200);
     const [entry] = await auditEntries(app, owner, { action: 'admin.totp_reset', targetId: a.admin.id });
@@ -170,7 +175,8 @@ describe('ADMIN_REQUIRE_TOTP=true', () => {
 
   it('when an admin without two-factor login acts, then only adminMe, enrolment and the own password work until confirmed', async () => {
     const token = await loginAsAdmin(strict);
-    const category = () => strict.graphql('mutation { createCategory(input: { name: "Strict" }) { id } }', {}, { token });
+    const category = () =>
+      strict.graphql('mutation { createCategory(input: { name: "Strict" }) { id } }', {}, { token });
     const refused = await category();
     expect(gqlCode(refused)).toBe('FORBIDDEN');
     expect(refused.body.errors[0].message).toMatch(/requires two-factor login/);
