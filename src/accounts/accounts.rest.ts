@@ -61,9 +61,19 @@ export const accountRoutes: RestRoute[] = [
         revokeMySession(id: $id)
       }`,
     variables: sessionIdOf,
+    pathParameter: {
+      description: "A session's `id` from GET /api/v1/me/sessions (anything else, or another customer's, is 404).",
+      schema: { type: 'string', format: 'uuid' },
+    },
     result: 'revokeMySession',
     status: 204,
     errors: ['TOKEN_REVOKED', 'NOT_FOUND'],
+    example: {
+      params: { id: '00000000-0000-4000-8000-000000000000' },
+      answers: 'NOT_FOUND',
+      description:
+        'Logged out on that device. The example id is a placeholder: put an id from GET /api/v1/me/sessions.',
+    },
   },
   {
     method: 'DELETE',

@@ -8,7 +8,7 @@
 import { adminWrite, type Tx } from '../audit/admin-write.ts';
 import { changesBetween } from '../audit/audit-log.ts';
 import type { AdminRole } from '../auth/roles.ts';
-import { revokeCustomerSessions } from '../auth/sessions.service.ts';
+import { revokeAdminSessions, revokeCustomerSessions } from '../auth/sessions.service.ts';
 import { likeLiteral } from '../db/like.ts';
 import { isUniqueViolation } from '../db/prisma-errors.ts';
 import { type AppError, notFound, validationFailed } from '../errors/app-error.ts';
@@ -164,12 +164,20 @@ export async function resetCustomerPassword(ctx: RequestContext, id: number, pas
   });
 }
 
-/** Sets an admin's password (CLI `reset-password`; the way to recover a lost bootstrap password). */
+/**
+ * Sets an admin's password (CLI `reset-password`; the way to recover a lost bootstrap password) and
+ * ends every session of the admin in the same transaction, as for a customer.
+ */
 export async function resetAdminPassword(ctx: RequestContext, id: number, password: string): Promise<Admin> {
   const passwordHash = await ctx.services.passwords.hash(password);
   return adminWrite(ctx, async (tx, audit) => {
     const admin = await tx.admin.update({ where: { id }, data: { passwordHash } });
-    audit({ action: 'admin.password', target: { type: 'admin', id }, changes: { password: [true, true] } });
+    const revoked = await revokeAdminSessions(tx, id);
+    audit({
+      action: 'admin.password',
+      target: { type: 'admin', id },
+      changes: { password: [true, true], revokedSessions: [0, revoked] },
+    });
     return admin;
   });
 }

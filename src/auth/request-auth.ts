@@ -182,20 +182,17 @@ export class RequestAuth {
   async #resolveAdminToken(token: string): Promise<AdminPrincipal> {
     const claims = await this.services.tokens.admin.verify(token);
     // One statement: the session and its account, checked on every request, so revoking a session
-    // or disabling an admin takes effect at once.
-    const session = await this.db.prisma.adminSession.findUnique({
-      where: { id: claims.sid },
-      select: {
-        adminId: true,
-        revokedAt: true,
-        lastUsedAt: true,
-        admin: { select: { id: true, username: true, role: true, disabled: true, totpSecret: true } },
-      },
-    });
-    if (!session || String(session.adminId) !== claims.sub)
+    // or disabling an admin takes effect at once. (Prisma would read the relation in a second one.)
+    const [session] = await this.db.prisma.$queryRaw<AdminSessionRow[]>`
+      SELECT s.admin_id AS "adminId", s.revoked_at AS "revokedAt", s.last_used_at AS "lastUsedAt",
+             a.username, a.role::text AS role, a.disabled, a.totp_secret IS NOT NULL AS "totpOn"
+        FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
+       WHERE s.id = ${claims.sid}::uuid`;
+    if (!session || String(session.adminId) !== claims.sub) {
       throw adminTokenError('TOKEN_INVALID', 'The token names no session.');
+    }
     if (session.revokedAt) throw adminTokenError('TOKEN_REVOKED', 'The session was revoked; log in again.');
-    const { admin } = session;
+    const admin = session;
     if (admin.disabled) throw accountDisabled();
     if (isStale(session.lastUsedAt)) {
       await this.db.prisma.adminSession.updateMany({
@@ -204,11 +201,11 @@ export class RequestAuth {
       });
     }
     return {
-      actor: { type: 'admin', id: admin.id, name: admin.username },
+      actor: { type: 'admin', id: admin.adminId, name: admin.username },
       role: admin.role,
-      adminId: admin.id,
+      adminId: admin.adminId,
       sessionId: claims.sid,
-      totpOn: admin.totpSecret !== null,
+      totpOn: admin.totpOn,
     };
   }
 
@@ -228,6 +225,16 @@ export class RequestAuth {
     }
     return { actor: { type: 'api_key', id: key.id, name: key.name }, role: key.role, totpOn: true };
   }
+}
+
+interface AdminSessionRow {
+  adminId: number;
+  revokedAt: Date | null;
+  lastUsedAt: Date;
+  username: string;
+  role: AdminRole;
+  disabled: boolean;
+  totpOn: boolean;
 }
 
 const adminTokenError = (code: 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'TOKEN_EXPIRED', detail: string) =>

@@ -102,6 +102,51 @@ query Me {
 }
 `;
 
+/**
+ * The second tab: running the shop with a team (contract §10), with an owner's token (AdminLogin of
+ * the first tab). test/graphql/graphiql.test.ts runs every operation but the ones needing a code.
+ */
+export const TEAM_TAB = `# Running the shop with a team (owner token in Headers).
+# Roles: owner, catalog_manager, support, viewer;
+# each operation's docs name the roles it needs.
+
+query Team {
+  adminMe { id username role }
+  admins { id username role disabled }
+  adminSessions { id createdAt lastUsedAt ip userAgent current }
+}
+
+mutation CreateCatalogManager {
+  createAdmin(input: { username: "catalog-lead", password: "change-me-please", role: catalog_manager }) {
+    id username role
+  }
+}
+
+# An ERP's key: the secret is shown once.
+mutation CreateApiKey {
+  createApiKey(input: { name: "ERP sync", role: catalog_manager }) {
+    secret apiKey { id prefix role createdAt }
+  }
+}
+
+query AuditLog {
+  auditLog(limit: 10) {
+    total
+    entries { at action actor { type name } target { type id } changes requestId }
+  }
+}
+
+# Two-factor login: scan qrSvg (or type secret) into an
+# authenticator app, then confirm with its current code.
+mutation EnrollTotp {
+  enrollTotp { secret otpauthUri }
+}
+
+mutation ConfirmTotp {
+  confirmTotp(code: "123456")
+}
+`;
+
 /** The Headers editor of every tab, ready for a token. */
 export const EXAMPLE_HEADERS = '{\n  "Authorization": "Bearer "\n}';
 
@@ -127,7 +172,10 @@ function build(endpoint: string, title: string): GraphiQLBuild {
   const options = {
     endpoint,
     title,
-    defaultTabs: [{ query: EXAMPLE_TAB, headers: EXAMPLE_HEADERS }],
+    defaultTabs: [
+      { query: EXAMPLE_TAB, headers: EXAMPLE_HEADERS },
+      { query: TEAM_TAB, headers: EXAMPLE_HEADERS },
+    ],
     defaultHeaders: EXAMPLE_HEADERS,
     // The Headers editor is open from the start: it is where the token goes.
     defaultEditorToolsVisibility: 'headers',

@@ -35,9 +35,13 @@ function authorizationHeaders(req: Request): string[] {
   return values;
 }
 
-/** The client's address under the TRUST_PROXY rule (Express' `req.ip`); the socket's peer otherwise. */
+/**
+ * The client's address under the TRUST_PROXY rule (Express' `req.ip`); the socket's peer otherwise.
+ * At most 64 characters (an IPv6 address has 45): a trusted proxy may still pass on whatever a client
+ * wrote in X-Forwarded-For, and sessions and audit entries store the address.
+ */
 export function clientIpOf(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  return (req.ip ?? req.socket.remoteAddress ?? 'unknown').slice(0, 64);
 }
 
 /**

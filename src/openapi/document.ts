@@ -46,6 +46,7 @@ function operationOf(route: CompiledRoute, schema: GraphQLSchema, namer: SchemaN
     summary: route.summary,
     ...(description.length ? { description: description.join('\n\n') } : {}),
     ...(needs ? { 'x-needs-configuration': needs } : {}),
+    ...(route.example?.answers ? { 'x-example-answers': route.example.answers } : {}),
     tags: [route.tag],
     operationId: route.operationName,
     ...(route.realm ? { security: [{ [`${route.realm}Token`]: [] }] } : {}),

@@ -127,8 +127,8 @@ export function parametersOf(route: CompiledRoute, input: z.ZodType | undefined)
       name,
       in: 'path',
       required: true,
-      description: 'A positive integer id (anything else is 404 NOT_FOUND).',
-      schema: { type: 'integer', minimum: 1 },
+      description: route.pathParameter?.description ?? 'A positive integer id (anything else is 404 NOT_FOUND).',
+      schema: route.pathParameter?.schema ?? { type: 'integer', minimum: 1 },
       ...(example.params?.[name!] !== undefined ? { example: example.params[name!] } : {}),
     });
   }

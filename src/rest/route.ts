@@ -65,6 +65,8 @@ export interface RestRoute {
    * server with the demo catalogue — test/http/openapi-examples.test.ts sends it.
    */
   example?: RestExample;
+  /** The path parameters (documentation), when they are not positive integer ids. */
+  pathParameter?: { description: string; schema: object };
   /** Optional request headers the route reads (documentation), e.g. `Idempotency-Key`. */
   requestHeaders?: HeaderDoc[];
   /**
@@ -89,6 +91,11 @@ export interface RestExample {
   params?: Record<string, string | number>;
   /** What the success answer is, in words (default "Success"). */
   description?: string;
+  /**
+   * The example names something that cannot exist before the reader makes it (a session id): as it
+   * stands it answers this code, and /docs says where to take a real value from (`description`).
+   */
+  answers?: ErrorCode;
 }
 
 /** An OpenAPI header parameter. */

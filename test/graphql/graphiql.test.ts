@@ -5,7 +5,7 @@
 import { Kind, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../../src/accounts/login.rest.ts';
-import { EXAMPLE_HEADERS, EXAMPLE_TAB } from '../../src/http/graphiql.ts';
+import { EXAMPLE_HEADERS, EXAMPLE_TAB, TEAM_TAB } from '../../src/http/graphiql.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let app: TestApp;
@@ -73,6 +73,22 @@ describe('GraphiQL', () => {
     expect(customer.body.errors).toBeUndefined();
     const me = await runExample('Me', customer.body.data.login.accessToken);
     expect(me.body.data.me).toMatchObject({ username: DEMO_CUSTOMER.username });
+  });
+});
+
+describe('the team tab', () => {
+  it('when its operations run with an owner token, then each answers data; ConfirmTotp needs a real code', async () => {
+    const page = await app.request('/graphql', { headers: { accept: 'text/html' } });
+    const init = page.text.match(/<script src="(\/graphql\/assets\/init\.[0-9a-f]+\.js)">/)?.[1];
+    expect((await app.request(init!)).text).toContain(JSON.stringify(TEAM_TAB));
+    const token = (await runExample('AdminLogin')).body.data.adminLogin.accessToken;
+    const run = (operationName: string) => app.request('/graphql', { body: { query: TEAM_TAB, operationName }, token });
+    for (const name of ['Team', 'CreateCatalogManager', 'CreateApiKey', 'AuditLog', 'EnrollTotp']) {
+      const res = await run(name);
+      expect(res.body.errors, `${name}: ${res.text}`).toBeUndefined();
+    }
+    expect((await run('AuditLog')).body.data.auditLog.total).toBeGreaterThan(0);
+    expect((await run('ConfirmTotp')).body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
   });
 });
 

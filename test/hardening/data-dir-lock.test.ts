@@ -72,7 +72,7 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
     } finally {
       await db.close();
     }
-    const cli = await run('cli', ['create-admin', 'second-writer'], {
+    const cli = await run('cli', ['create-admin', 'second-writer', '--role', 'viewer'], {
       DATA_DIR: dataDir,
       CLI_PASSWORD: 'second-writer-pw',
     });

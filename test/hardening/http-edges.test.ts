@@ -193,7 +193,7 @@ describe('tokens', () => {
     const tenYears = await signAdminToken({ sub: String(admin.id), iat: now, exp: now + 10 * 365 * 86400 });
     const res = await app.request('/admin/api/items', { method: 'POST', token: tenYears, body: {} });
     expectProblem(res, 401, 'TOKEN_INVALID');
-    const exact = await signAdminToken({ sub: String(admin.id), iat: now, exp: now + app.config.jwt.adminTtl });
+    const exact = await signAdminToken({ sub: String(admin.id), iat: now, exp: now + app.config.jwt.adminTtl }, app);
     expectProblem(
       await app.request('/admin/api/items', { method: 'POST', token: exact, body: {} }),
       400,

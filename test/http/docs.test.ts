@@ -136,7 +136,7 @@ describe('GET /openapi.json and /docs', () => {
     expect(codesOf(items, 'post', 401)).toEqual(
       expect.arrayContaining(['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED']),
     );
-    expect(codesOf(items, 'post', 403)).toEqual(['ACCOUNT_DISABLED']);
+    expect(codesOf(items, 'post', 403)).toEqual(['ACCOUNT_DISABLED', 'FORBIDDEN']);
     expect(codesOf(items, 'post', 409)).toEqual(['IDEMPOTENCY_CONFLICT']);
     expect(codesOf(items, 'post', 413)).toEqual(['PAYLOAD_TOO_LARGE']);
     expect(codesOf(items, 'post', 415)).toEqual(['UNSUPPORTED_MEDIA_TYPE']);

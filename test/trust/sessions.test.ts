@@ -194,3 +194,51 @@ describe('an admin’s sessions (GraphQL)', () => {
     expect(entry!.changes).toEqual({ password: ['[redacted]', '[redacted]'], otherSessionsRevoked: [0, 1] });
   });
 });
+
+describe('what sessions cost (contract §10: at most one more statement on a login, none on a read)', () => {
+  const statementsOf = async (fn: () => Promise<unknown>): Promise<number> => {
+    const before = app.db.statementCount();
+    await fn();
+    return app.db.statementCount() - before;
+  };
+
+  it('when customers and admins log in and make requests, then the statements are what they were, plus one on an admin login', async () => {
+    const customer = await makeCustomer(app);
+    // The account, then the session (with ip and user agent in the same insert): as before §10.
+    expect(await statementsOf(() => loginFrom(customer.username!, 'count'))).toBe(2);
+    const token = await loginFrom(customer.username!, 'count');
+    // A request within the minute writes nothing: every call costs the same reads.
+    const me = () => app.request('/api/v1/me', { token });
+    const reads = await statementsOf(me);
+    expect(await statementsOf(me)).toBe(reads);
+    // Once last_used_at is a minute old, the next request adds exactly the one update.
+    await app.db.prisma.customerSession.updateMany({
+      where: { customerId: customer.id },
+      data: { lastUsedAt: new Date(Date.now() - 61_000) },
+    });
+    expect(await statementsOf(me)).toBe(reads + 1);
+    expect(await statementsOf(me)).toBe(reads);
+    // The account, then one statement writing the session and the login's audit entry (was: the account only).
+    await makeAdmin(app, { username: 'counted-admin', password: 'counted-admin-pw', role: 'viewer' });
+    expect(
+      await statementsOf(() => loginAsAdmin(app, { username: 'counted-admin', password: 'counted-admin-pw' })),
+    ).toBe(2);
+    const adminToken = await loginAsAdmin(app, { username: 'counted-admin', password: 'counted-admin-pw' });
+    // The session with its account (was: the account), then the field's own read.
+    const adminMe = () => app.graphql('{ adminMe { id } }', {}, { token: adminToken });
+    expect(await statementsOf(adminMe)).toBe(
+      await statementsOf(() => app.graphql('{ adminMe { id } }', {}, { token: adminToken })),
+    );
+    expect(await statementsOf(adminMe)).toBeLessThanOrEqual(2);
+    const { id: adminId } = await app.db.prisma.admin.findUniqueOrThrow({ where: { username: 'counted-admin' } });
+    await app.db.prisma.adminSession.updateMany({
+      where: { adminId },
+      data: { lastUsedAt: new Date(Date.now() - 61_000) },
+    });
+    expect(await statementsOf(adminMe)).toBe(3);
+    const sessions = await app.db.prisma.adminSession.findMany({ where: { adminId }, orderBy: { lastUsedAt: 'desc' } });
+    expect(sessions[0]!.lastUsedAt.getTime()).toBeGreaterThan(Date.now() - 10_000);
+    // A public catalogue read authenticates nobody: one statement, whatever the Authorization header.
+    expect(await statementsOf(() => app.request('/api/v1/categories', { token }))).toBeLessThanOrEqual(1);
+  });
+});
