@@ -145,9 +145,12 @@ describe.skipIf(skipBrowserTests())('in a browser', { timeout: 60_000 }, () => {
     expect(await page.locator('.graphiql-tab').first().textContent()).toContain('ListItems');
     await expect.poll(() => text(page.locator('.graphiql-editor-tool'))).toContain('"Authorization": "Bearer "');
     await screenshot(page, 'graphiql-first-tab');
+    // The second tab holds the team operations (roles, API keys, the audit log, two-factor login).
+    await expect.poll(() => page.locator('.graphiql-tab').count()).toBe(2);
+    expect(await page.locator('.graphiql-tab').nth(1).textContent()).toContain('Team');
     // A new tab, as a visitor would open one for their own query.
     await page.locator('.graphiql-tab-add').click();
-    await expect.poll(() => page.locator('.graphiql-tab').count()).toBe(2);
+    await expect.poll(() => page.locator('.graphiql-tab').count()).toBe(3);
     const query = page.locator('.graphiql-query-editor .monaco-editor').first();
     await query.click();
     await page.keyboard.press('ControlOrMeta+A');

@@ -89,3 +89,36 @@ describe('the migration runner', () => {
     await expect(applyMigrations(db.sql, [])).rejects.toThrow(/prisma migrate resolve/);
   });
 });
+
+describe('the operator-trust migration on existing data (contract §10)', () => {
+  it('when a shop from before roles is migrated, then its admins are owners, its sessions keep their times and its Idempotency-Keys stay the admin’s', async () => {
+    const migrations = await readMigrations();
+    const at = migrations.findIndex((m) => m.name.endsWith('_operator_trust'));
+    expect(at).toBeGreaterThan(0);
+    await applyMigrations(db.sql, migrations.slice(0, at));
+    await db.sql.exec(`
+      INSERT INTO admins (username, password_hash, role, updated_at) VALUES ('old-root', 'h', 'admin', now());
+      INSERT INTO customers (username, updated_at) VALUES ('old@example.com', now());
+      INSERT INTO customer_sessions (id, customer_id, current_jti, current_issued_at, created_at, expires_at)
+        SELECT '11111111-1111-4111-8111-111111111111', id, '22222222-2222-4222-8222-222222222222',
+               '2026-11-20T10:00:00Z', '2026-11-19T08:00:00Z', '2026-12-19T08:00:00Z' FROM customers;
+      INSERT INTO idempotency_records (admin_id, key, request_hash, response_status, response_body, expires_at)
+        SELECT id, 'k-1', 'h', 201, '{"itemId":1}', now() + interval '1 day' FROM admins;`);
+    expect(await applyMigrations(db.sql, migrations)).toEqual(migrations.slice(at).map((m) => m.name));
+    const [admin] = await db.sql.query<{ id: number; role: string }>('SELECT id, role::text AS role FROM admins');
+    expect(admin!.role).toBe('owner');
+    const [session] = await db.sql.query<{ created: string; used: string }>(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS created,
+              to_char(last_used_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS used FROM customer_sessions`,
+    );
+    expect(session).toEqual({ created: '2026-11-19 08:00', used: '2026-11-20 10:00' });
+    const [record] = await db.sql.query<{ owner: string }>('SELECT owner FROM idempotency_records');
+    expect(record!.owner).toBe(`admin:${admin!.id}`);
+    // New admins default to the least role.
+    await db.sql.exec(`INSERT INTO admins (username, password_hash, updated_at) VALUES ('new-one', 'h', now())`);
+    const [fresh] = await db.sql.query<{ role: string }>(
+      `SELECT role::text AS role FROM admins WHERE username = 'new-one'`,
+    );
+    expect(fresh!.role).toBe('viewer');
+  });
+});
