@@ -8,7 +8,7 @@ import { adminLogin, expectProblem, gqlCode, loginAsAdmin, makeAdmin, makeCustom
 import { itemBody, postItem } from '../helpers/catalog-admin.ts';
 import { cliOn } from '../helpers/cli.ts';
 import { startTestApp, TEST_ADMIN, type TestApp } from '../helpers/test-app.ts';
-import { auditEntries, createApiKeyAs } from '../helpers/trust.ts';
+import { auditEntries, createApiKeyAs, totpCode } from '../helpers/trust.ts';
 
 let app: TestApp;
 let owner: string;
@@ -227,5 +227,58 @@ describe('auditLog (owner)', () => {
       'from',
       'limit',
     ]);
+  });
+});
+
+describe('every kind of entry', () => {
+  const CONTRACT_ACTIONS = [
+    'item.create',
+    'item.update',
+    'item.delete',
+    'category.create',
+    'category.update',
+    'category.delete',
+    'customer.create',
+    'customer.disable',
+    'customer.enable',
+    'customer.revoke_sessions',
+    'admin.create',
+    'admin.role',
+    'admin.disable',
+    'admin.enable',
+    'admin.password',
+    'admin.totp_enable',
+    'admin.totp_disable',
+    'admin.totp_reset',
+    'admin.revoke_sessions',
+    'admin.login',
+    'admin.login_failed',
+    'api_key.create',
+    'api_key.revoke',
+    'synonym_group.save',
+    'synonym_group.delete',
+  ];
+
+  it('when the remaining writes run (password, two-factor on / off / reset, key revoked), then the log holds every action of contract §10.2', async () => {
+    await makeAdmin(app, { username: 'all-kinds', password: 'all-kinds-pw', role: 'viewer' });
+    const token = await loginAsAdmin(app, { username: 'all-kinds', password: 'all-kinds-pw' });
+    const mine = (query: string, variables: Record<string, unknown> = {}) => gql(query, variables, token);
+    await mine('mutation { changeAdminPassword(currentPassword: "all-kinds-pw", newPassword: "all-kinds-pw-2") }');
+    const { enrollTotp } = await mine('mutation { enrollTotp { secret } }');
+    const now = Math.floor(Date.now() / 1000);
+    await mine('mutation ($c: String!) { confirmTotp(code: $c) }', { c: await totpCode(enrollTotp.secret, now) });
+    await mine('mutation ($c: String!) { disableTotp(code: $c) }', { c: await totpCode(enrollTotp.secret, now + 30) });
+    const { id } = await app.db.prisma.admin.findUniqueOrThrow({ where: { username: 'all-kinds' } });
+    await gql('mutation ($id: Int!) { resetTotp(adminId: $id) }', { id });
+    const key = await createApiKeyAs(app, owner, { name: 'Short-lived', role: 'viewer' });
+    await gql('mutation ($id: Int!) { revokeApiKey(id: $id) }', { id: key.id });
+
+    const seen = new Set((await app.db.prisma.auditEntry.findMany({ select: { action: true } })).map((e) => e.action));
+    expect(CONTRACT_ACTIONS.filter((a) => !seen.has(a))).toEqual([]);
+    const [disabled] = await auditEntries(app, owner, { action: 'admin.totp_disable', targetId: id });
+    expect(disabled).toMatchObject({
+      actor: { type: 'admin', id },
+      changes: { totpSecret: ['[redacted]', null], recoveryCodes: ['[redacted]', null] },
+    });
   });
 });
