@@ -124,7 +124,8 @@ export async function resetTotp(ctx: RequestContext, adminId: number): Promise<t
     audit({
       action: 'admin.totp_reset',
       target: { type: 'admin', id: adminId },
-      changes: { totpSecret: [admin.totpSecret === null ? null : true, null] },
+      // Nothing to show when it was off already (the reset is recorded all the same).
+      changes: admin.totpSecret === null ? {} : { totpSecret: [true, null], recoveryCodes: [true, null] },
     });
   });
   return true;

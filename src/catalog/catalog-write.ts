@@ -28,8 +28,8 @@ export interface CatalogWriteSpec<T> {
 
 /** Each target's fields as its audit entry shows them (null: no such row). */
 const SNAPSHOTS: Record<CatalogTarget, (tx: Tx, id: number) => Promise<Record<string, unknown> | null>> = {
-  item: (tx, id) =>
-    tx.item.findUnique({
+  item: async (tx, id) => {
+    const item = await tx.item.findUnique({
       where: { id },
       select: {
         name: true,
@@ -40,7 +40,16 @@ const SNAPSHOTS: Record<CatalogTarget, (tx: Tx, id: number) => Promise<Record<st
         skus: { select: { skuCode: true, specs: true, price: true, stock: true }, orderBy: { id: 'asc' } },
         images: { select: { url: true, sortOrder: true }, orderBy: { id: 'asc' } },
       },
-    }),
+    });
+    // Money as the API shows it: a JSON number, exact to the cent.
+    return (
+      item && {
+        ...item,
+        price: item.price.toNumber(),
+        skus: item.skus.map((sku) => ({ ...sku, price: sku.price.toNumber() })),
+      }
+    );
+  },
   category: (tx, id) =>
     tx.category.findUnique({ where: { id }, select: { name: true, parentId: true, sortOrder: true } }),
   synonym_group: (tx, id) => tx.synonymGroup.findUnique({ where: { id }, select: { terms: true } }),

@@ -64,7 +64,7 @@ describe('what the audit log records', () => {
     const byAction = Object.fromEntries(mine.map((e) => [e.action, e]));
     expect(byAction['category.update']!.changes).toEqual({ name: ['Audit shelf', 'Audit shelf 2'], sortOrder: [0, 4] });
     expect(byAction['item.update']!.changes).toEqual({
-      price: ['10', '12.5'],
+      price: [10, 12.5],
       stock: [expect.any(Number), 3],
     });
     expect(byAction['item.create']!.changes.name).toEqual([null, 'Audited boot']);
