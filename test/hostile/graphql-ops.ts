@@ -63,6 +63,8 @@ export interface ArgSpec {
   storedText?: boolean;
   /** A login password: any characters are allowed (§7.1: it is hashed, not stored). */
   secret?: boolean;
+  /** An enum: a name-shaped string is written as the bare enum value in a literal document. */
+  enum?: boolean;
   /** For input objects: the shape for near-valid mutations (camelCase paths). */
   shape?: { paths: Path[]; stringPaths: Path[]; objectPaths: Path[] };
 }
@@ -226,6 +228,8 @@ export const OPERATIONS: OpSpec[] = [
         valid: fc.constantFrom(TEST_ADMIN.password, 'wrong password'),
         secret: true,
       },
+      // The fixture admin has no two-factor login: a code is ignored (contract §10.3).
+      { name: 'otp', type: 'String', valid: fc.constantFrom('123456', 'abcde-fghij'), storedText: true },
     ],
     selection: 'accessToken tokenType expiresIn admin { id username role }',
     alsoAllowed: ['RATE_LIMITED'],
@@ -355,6 +359,65 @@ export const OPERATIONS: OpSpec[] = [
     selection: 'id username role',
     realm: 'admin',
   },
+  // Operator trust (contract §10).
+  {
+    field: 'setAdminRole',
+    kind: 'mutation',
+    args: [
+      // Never the caller (1, the last owner: refused) and never to owner, so the caller stays the owner.
+      { name: 'id', type: 'Int!', valid: fc.integer({ min: 2, max: 6 }) },
+      {
+        name: 'role',
+        type: 'AdminRole!',
+        valid: fc.constantFrom('catalog_manager', 'support', 'viewer'),
+        enum: true,
+      },
+    ],
+    selection: 'id role',
+    realm: 'admin',
+    alsoAllowed: ['NOT_FOUND'],
+  },
+  {
+    field: 'auditLog',
+    kind: 'query',
+    args: [
+      {
+        name: 'action',
+        type: 'String',
+        valid: fc.constantFrom('item.create', 'admin.login', 'nothing.ever'),
+        storedText: true,
+      },
+      { name: 'actorType', type: 'String', valid: fc.constantFrom('admin', 'cli'), storedText: true },
+      { name: 'limit', type: 'Int', valid: fc.integer({ min: 1, max: 100 }) },
+    ],
+    selection: 'total entries { id action actor { type id } target { type id } changes }',
+    realm: 'admin',
+  },
+  {
+    field: 'confirmTotp',
+    kind: 'mutation',
+    // No enrolment is pending for the caller: a code is refused on `code`, never more.
+    args: [{ name: 'code', type: 'String!', valid: fc.constantFrom('123456', '000000'), storedText: true }],
+    selection: '',
+    realm: 'admin',
+    alsoAllowed: ['VALIDATION_FAILED'],
+  },
+  {
+    field: 'revokeAdminSession',
+    kind: 'mutation',
+    args: [{ name: 'id', type: 'ID!', valid: fc.uuid(), storedText: true }],
+    selection: '',
+    realm: 'admin',
+    alsoAllowed: ['NOT_FOUND'],
+  },
+  {
+    field: 'revokeApiKey',
+    kind: 'mutation',
+    args: [{ name: 'id', type: 'Int!', valid: fc.integer({ min: 1, max: 6 }) }],
+    selection: '',
+    realm: 'admin',
+    alsoAllowed: ['NOT_FOUND', 'VALIDATION_FAILED'],
+  },
 ];
 
 /** A generated value for one argument: mostly valid, else hostile in one of several ways. */
@@ -459,7 +522,9 @@ export function documentOf(c: GraphQLCase): { query: string; variables?: Record<
   const selection = c.op.selection ? ` { ${c.op.selection} }` : '';
   const name = `Fuzz${c.op.field.charAt(0).toUpperCase()}${c.op.field.slice(1)}`;
   if (c.mode === 'literals') {
-    const args = present.map(({ spec, arg }) => `${spec.name}: ${gqlLiteral(arg.value)}`).join(', ');
+    const literal = (spec: ArgSpec, value: unknown) =>
+      spec.enum && typeof value === 'string' && /^[_A-Za-z]\w*$/.test(value) ? value : gqlLiteral(value);
+    const args = present.map(({ spec, arg }) => `${spec.name}: ${literal(spec, arg.value)}`).join(', ');
     return { query: `${c.op.kind} ${name} { ${c.op.field}${args ? `(${args})` : ''}${selection} }` };
   }
   const defs = present
