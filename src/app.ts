@@ -2,13 +2,16 @@
  * Builds the Express application: probes, the GraphQL endpoint, the REST adapters and the shared
  * error layer. It does not listen (src/process/serve.ts does), so tests run it on port 0.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import onHeaders from 'on-headers';
+import proxyaddr from 'proxy-addr';
 import { AppError } from './errors/app-error.ts';
 import { toAppError } from './errors/to-app-error.ts';
 import { createGraphQLServer, GRAPHQL_ENDPOINT } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
+import { setSecurityHeaders } from './http/answer-rules.ts';
 import { compressLargeAnswers } from './http/compression.ts';
 import { createCors } from './http/cors.ts';
 import { docsRoutes } from './http/docs.ts';
@@ -18,12 +21,13 @@ import { createGraphiQL, wantsGraphiQL } from './http/graphiql.ts';
 import { healthRoutes } from './http/health.ts';
 import { jsonBody } from './http/json-body.ts';
 import { sendProblem } from './http/problem.ts';
-import { contextOf, requestContextMiddleware } from './http/request-scope.ts';
-import { htmlPagePolicy, securityHeaders } from './http/security-headers.ts';
+import { cappedIp, contextOf, requestContextMiddleware } from './http/request-scope.ts';
+import { htmlPagePolicy } from './http/security-headers.ts';
 import { undecodablePathAsLiteral } from './http/undecodable-path.ts';
 import type { Logger } from './logger.ts';
 import { metricsRoute } from './observability/metrics-endpoint.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
+import { frontDoor } from './rest/front-door.ts';
 import { compileRoutes, type RestRoute } from './rest/route.ts';
 import { routeRunner } from './rest/run.ts';
 import type { Runtime } from './runtime.ts';
@@ -38,7 +42,10 @@ export interface AppDeps {
   metricsText?: () => Promise<string>;
 }
 
-export function buildApp(deps: AppDeps): express.Express {
+/** The request listener: the front door for kept catalogue answers, Express for everything else. */
+export type AppHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function buildApp(deps: AppDeps): AppHandler {
   const { config, db, log, services } = deps.runtime;
   const app = express();
   app.disable('x-powered-by');
@@ -51,9 +58,13 @@ export function buildApp(deps: AppDeps): express.Express {
   app.use(compressLargeAnswers);
   app.use(undecodablePathAsLiteral);
   app.use(requireHost);
-  app.use(securityHeaders);
   const cors = createCors(config.corsOrigins);
-  app.use(cors.headers);
+  app.use((req, res, next) => {
+    setSecurityHeaders(res);
+    // OPTIONS requests are answered by `options` on the paths that exist; elsewhere they are 404s.
+    if (req.method !== 'OPTIONS') cors.answer(req, res);
+    next();
+  });
 
   /** Rounds off a path: `OPTIONS` (CORS preflight, `Allow`) and 405 with `Allow` for other methods. */
   const finishPath = (path: string, methods: string[]) => {
@@ -159,7 +170,33 @@ export function buildApp(deps: AppDeps): express.Express {
     if (res.headersSent) return void res.end();
     sendProblem(res, error);
   });
-  return app;
+
+  // Kept catalogue answers go out before Express is entered (rest/front-door.ts), with what every
+  // answer carries from the same functions Express's middleware calls.
+  const trustProxy = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
+  const door = frontDoor({
+    routes,
+    answers: services.catalogCache,
+    cors,
+    log,
+    metrics: deps.runtime.metrics,
+    graphqlEndpoint: yoga.graphqlEndpoint,
+    clientIp: (req) => cappedIp(proxyaddr(req, trustProxy)),
+  });
+  return (req, res) => {
+    const visit = door.recognise(req);
+    if (!visit) return void app(req, res);
+    door.serve(visit, req, res).then(
+      (served) => {
+        if (!served) app(req, res);
+      },
+      (err: unknown) => {
+        // Only sending a kept answer can fail here (before it, the door falls back to the app).
+        log.error({ err }, 'front door failed to send a kept answer');
+        res.destroy();
+      },
+    );
+  };
 }
 
 /** HTTP/1.1 requires `Host` (RFC 9112 §3.2); Node lets it through so the answer can be problem+json. */

@@ -55,9 +55,9 @@ export class CatalogCache implements AnswerCache {
     return this.#generation;
   }
 
-  answer(key: string): CachedAnswer | undefined {
+  answer(key: string, { countMiss = true }: { countMiss?: boolean } = {}): CachedAnswer | undefined {
     const answer = this.enabled ? this.#answers?.get(key) : undefined;
-    this.#count('answer', answer);
+    if (answer || countMiss) this.#count('answer', answer);
     return answer;
   }
 

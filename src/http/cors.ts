@@ -3,8 +3,10 @@
  * others get no CORS headers, so their browsers refuse to show them the answer. Tokens travel in the
  * `Authorization` header, never in cookies, so credentials are never allowed.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import corsMiddleware, { type CorsOptions } from 'cors';
 import type { Request, RequestHandler, Response } from 'express';
+import vary from 'vary';
 
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
 const EXPOSED_HEADERS = ['X-Request-Id', 'Location', 'Retry-After', 'WWW-Authenticate', 'ETag'];
@@ -12,8 +14,11 @@ const EXPOSED_HEADERS = ['X-Request-Id', 'Location', 'Retry-After', 'WWW-Authent
 const PREFLIGHT_MAX_AGE = 600;
 
 export interface Cors {
-  /** Adds the CORS headers an allowed origin gets on an actual request. */
-  readonly headers: RequestHandler;
+  /**
+   * Adds the CORS headers an allowed origin gets on an actual (not OPTIONS) request. Plain Node
+   * request and response: Express's middleware and the front door (front-door.ts) both call it.
+   */
+  answer(req: IncomingMessage, res: ServerResponse): void;
   /**
    * Answers `OPTIONS` on a known path: 204 with `Allow`, and for an allowed origin's preflight the
    * `Access-Control-Allow-*` headers naming that path's methods.
@@ -34,16 +39,16 @@ export function createCors(origins: readonly string[]): Cors {
     maxAge: PREFLIGHT_MAX_AGE,
     optionsSuccessStatus: 204,
   };
-  const headers = corsMiddleware(base);
+  const actual = corsMiddleware(base);
   // Answers differ by Origin whenever CORS is on — also for a request with no Origin or another one
   // (the cors package says `Vary: Origin` only when it allows): else a shared cache could hand the
   // storefront a copy without CORS headers that it kept for another caller.
-  const vary = origins.length > 0;
+  const varies = origins.length > 0;
   return {
-    // OPTIONS requests are answered by `options` on the paths that exist; elsewhere they are 404s.
-    headers: (req, res, next) => {
-      if (vary) res.vary('Origin');
-      return req.method === 'OPTIONS' ? next() : headers(req, res, next);
+    answer(req, res) {
+      if (varies) vary(res, 'Origin');
+      // Synchronous for an actual request: the origin callback answers at once.
+      actual(req as Request, res as Response, () => {});
     },
     options(methods) {
       const preflight = corsMiddleware({ ...base, methods: [...methods] });

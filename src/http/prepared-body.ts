@@ -9,9 +9,11 @@
  * would get; a match is 304 with the same validators and `Vary` as the 200, HEAD gets the 200's headers.
  */
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, deflate, gzip } from 'node:zlib';
-import type { Request, Response } from 'express';
+import accepts from 'accepts';
+import vary from 'vary';
 import { COMPRESS_OVER_BYTES } from './compression.ts';
 
 type Coding = 'br' | 'gzip' | 'deflate';
@@ -54,30 +56,38 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 const CODINGS: readonly Coding[] = ['br', 'gzip', 'deflate'];
 
 /** The coding this request gets: the first of CODINGS the client accepts, for a body worth compressing. */
-function codingFor(req: Request, prepared: PreparedBody): Coding | undefined {
+function codingFor(req: IncomingMessage, prepared: PreparedBody): Coding | undefined {
   if (prepared.body.length <= COMPRESS_OVER_BYTES) return undefined;
-  return CODINGS.find((coding) => req.acceptsEncodings(coding) === coding);
+  const accepted = accepts(req);
+  return CODINGS.find((coding) => accepted.encodings(coding) === coding);
 }
 
 /**
  * Sends `prepared` (the content type must be set): 304 when `If-None-Match` names the representation
  * this request would get, else 200 with that representation, compressed once and kept with the body.
+ * Plain Node request and response: Express's routes and the front door (front-door.ts) both call it.
  */
 export async function sendPrepared(
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   prepared: PreparedBody,
   cacheControl: string,
 ): Promise<void> {
   const coding = codingFor(req, prepared);
   // Added to what is there already (`Vary: Origin` from CORS).
-  res.vary('Accept-Encoding');
-  res.set({ ETag: etagOf(prepared, coding), 'Cache-Control': cacheControl });
-  if (matches(req.get('if-none-match'), etagOf(prepared, coding))) {
-    res.status(304).end();
+  vary(res, 'Accept-Encoding');
+  res.setHeader('ETag', etagOf(prepared, coding));
+  res.setHeader('Cache-Control', cacheControl);
+  if (matches(req.headers['if-none-match'], etagOf(prepared, coding))) {
+    res.statusCode = 304;
+    res.end();
     return;
   }
-  if (!coding) return void res.end(prepared.body);
+  if (!coding) {
+    // Said up front (not chunked), whichever path sends it and whatever wraps `end` on the way.
+    res.setHeader('Content-Length', String(prepared.body.length));
+    return void res.end(prepared.body);
+  }
   let form = prepared.encoded.get(coding);
   if (!form) {
     form = compressors[coding](prepared.body);
@@ -85,5 +95,7 @@ export async function sendPrepared(
   }
   const bytes = await form;
   // Content-Length of the bytes sent: set here so HEAD says the same as GET.
-  res.set({ 'Content-Encoding': coding, 'Content-Length': String(bytes.length) }).end(bytes);
+  res.setHeader('Content-Encoding', coding);
+  res.setHeader('Content-Length', String(bytes.length));
+  res.end(bytes);
 }

@@ -1,24 +1,19 @@
 /**
- * Per-request plumbing shared by every route: the request id (echoed when sane, else generated),
- * a child logger carrying it, and the GraphQL context. (The line per request: access-log.ts.)
+ * Per-request plumbing shared by every route: the request id (answer-rules.ts), a child logger
+ * carrying it, and the GraphQL context. (The line per request: access-log.ts.)
  */
-import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { createRequestContext, type RequestContext } from '../request-context.ts';
 import type { Services } from '../services.ts';
-
-// Ids we echo: short, printable, no separators that could forge log lines or headers.
-const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+import { beginAnswer } from './answer-rules.ts';
 
 export function requestContextMiddleware(log: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.get('x-request-id');
-    const requestId = incoming && SANE_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = beginAnswer(req, res);
     res.locals.requestId = requestId;
     res.locals.log = log.child({ request_id: requestId });
-    res.set('X-Request-Id', requestId);
     next();
   };
 }
@@ -41,8 +36,11 @@ function authorizationHeaders(req: Request): string[] {
  * wrote in X-Forwarded-For, and sessions and audit entries store the address.
  */
 export function clientIpOf(req: Request): string {
-  return (req.ip ?? req.socket.remoteAddress ?? 'unknown').slice(0, 64);
+  return cappedIp(req.ip ?? req.socket.remoteAddress);
 }
+
+/** An address as the service records it (see clientIpOf). */
+export const cappedIp = (ip: string | undefined): string => (ip ?? 'unknown').slice(0, 64);
 
 /**
  * What a session list shows of a User-Agent: its first 200 characters. (Node's parser refuses control

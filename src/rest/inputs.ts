@@ -51,13 +51,29 @@ function fromQueryString(type: GraphQLInputType, value: unknown): unknown {
   return value;
 }
 
+/** What a route reads of a request: its parsed query string, body, path parameters and headers. */
+export interface RestInput {
+  query: Record<string, unknown>;
+  body?: unknown;
+  params: Record<string, string>;
+  header(name: string): string | undefined;
+}
+
+/** An Express request as a route reads it. */
+export const restInputOf = (req: Request): RestInput => ({
+  query: req.query as Record<string, unknown>,
+  body: req.body,
+  params: req.params as Record<string, string>,
+  header: (name) => req.get(name),
+});
+
 /** What a route's own hooks may read of a request. */
-export function restRequestOf(req: Request): RestRequest {
+export function restRequestOf(input: RestInput): RestRequest {
   return {
-    params: req.params as Record<string, string>,
-    header: (n) => req.get(n),
+    params: input.params,
+    header: input.header,
     queryAll: (n) => {
-      const value = (req.query as Record<string, unknown>)[n];
+      const value = input.query[n];
       const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
       return list.filter((v): v is string => typeof v === 'string');
     },
@@ -65,7 +81,7 @@ export function restRequestOf(req: Request): RestRequest {
 }
 
 /** The operation's variables from the request, under their GraphQL names (unchecked). */
-export function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown> {
+export function variablesOf(route: CompiledRoute, req: RestInput): Record<string, unknown> {
   const extra = route.variables?.(restRequestOf(req)) ?? {};
   const input = route.input;
   if (!input) return extra;
@@ -73,8 +89,7 @@ export function variablesOf(route: CompiledRoute, req: Request): Record<string, 
     if (!isRecord(req.body)) throw validationFailed([{ field: '(body)', message: 'must be a JSON object' }]);
     return { [input.variable]: restToGraphQLInput(route.variableTypes.get(input.variable)!, req.body), ...extra };
   }
-  const source: Record<string, unknown> =
-    input.from === 'query' ? (req.query as Record<string, unknown>) : isRecord(req.body) ? req.body : {};
+  const source: Record<string, unknown> = input.from === 'query' ? req.query : isRecord(req.body) ? req.body : {};
   const vars: Record<string, unknown> = {};
   for (const [name, type] of route.variableTypes) {
     if (name in extra) continue;

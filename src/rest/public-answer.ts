@@ -4,7 +4,7 @@
  * (or `no-cache`), and the body compressed (br, gzip or deflate) when the client accepts it — made
  * once per kept answer and kept with it (http/prepared-body.ts).
  */
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type PreparedBody, prepareBody, sendPrepared } from '../http/prepared-body.ts';
 
 /** An answer made from a JSON value: its bytes and their strong ETag. */
@@ -12,11 +12,11 @@ export const publicAnswer = (value: unknown): PreparedBody => prepareBody(JSON.s
 
 /** Sends `answer` as a public read's answer (200 or 304). */
 export async function sendPublicAnswer(
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   answer: PreparedBody,
   maxAgeSeconds: number,
 ): Promise<void> {
-  res.type('application/json');
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
   await sendPrepared(req, res, answer, maxAgeSeconds > 0 ? `public, max-age=${maxAgeSeconds}` : 'no-cache');
 }

@@ -12,7 +12,7 @@ import type { Yoga } from '../graphql/yoga.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors } from '../validation/field-errors.ts';
 import type { AnswerCache } from './answer-cache.ts';
-import { argumentsOf, restRequestOf, variablesOf } from './inputs.ts';
+import { argumentsOf, restInputOf, restRequestOf, variablesOf } from './inputs.ts';
 import { publicAnswer, sendPublicAnswer } from './public-answer.ts';
 import type { CompiledRoute } from './route.ts';
 
@@ -33,14 +33,14 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache) {
       // Who is asking comes before what they sent, as in GraphQL: a request without a valid token
       // learns nothing about the body's rules.
       await requireFieldScopes(route.field, ctx);
-      const variableValues = variablesOf(route, req);
+      const input = restInputOf(req);
+      const variableValues = variablesOf(route, input);
       // Before GraphQL coerces the variables: coercion would stop at the first missing or mistyped
       // field and word it its own way, where the contract lists every problem with its REST name.
       const args = await validateFieldArgs(route.field, argumentsOf(route, variableValues), ctx);
       // Checked and validated: the execution takes both as done (graphql/field-guards.ts).
       ctx.guarded = { field: route.fieldNode.name.value, args };
-      // Keyed by the route and its arguments as validated (defaults filled in, text trimmed).
-      const key = route.publicRead && `${route.operationName}:${JSON.stringify(args)}`;
+      const key = route.publicRead && answerKey(route, args);
       const cached = key ? answers.answer(key) : undefined;
       if (cached) return await sendPublicAnswer(req, res, cached, answers.maxAgeSeconds);
       const generation = answers.generation;
@@ -63,7 +63,7 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache) {
         answers.storeAnswer(key, answer, generation);
         return await sendPublicAnswer(req, res, answer, answers.maxAgeSeconds);
       }
-      res.set(route.headers?.(body, restRequestOf(req)) ?? {});
+      res.set(route.headers?.(body, restRequestOf(input)) ?? {});
       // 204 No Content: the operation's value (`true`) only says it succeeded.
       if (route.status === 204) return void res.status(204).end();
       res.status(route.status ?? 200).json(body);
@@ -72,6 +72,14 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache) {
     }
   };
 }
+
+/**
+ * Where a public read's answer is kept: its route and its arguments as validated (defaults filled
+ * in, text trimmed), so every spelling of one request shares one answer. The front door
+ * (front-door.ts) finds answers under the same key.
+ */
+export const answerKey = (route: CompiledRoute, args: unknown): string =>
+  `${route.operationName}:${JSON.stringify(args)}`;
 
 /** A validation error re-labelled with REST (snake_case) field paths and wording; anything else as it is. */
 function restNamed(err: unknown): unknown {

@@ -7,6 +7,7 @@ import { type Config, loadConfig } from '../../src/config/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { createHttpServer } from '../../src/http/http-server.ts';
+import type { Logger } from '../../src/logger.ts';
 import { restRoutes } from '../../src/rest/routes.ts';
 import { openRuntime } from '../../src/runtime.ts';
 import type { Services } from '../../src/services.ts';
@@ -58,12 +59,14 @@ export interface TestApp {
 export interface TestAppOptions extends TestDatabaseOptions {
   /** Stands in for the serving process's SIGTERM flag (`/readyz` turns 503 while it is true). */
   isShuttingDown?: () => boolean;
+  /** Where the app logs (default: LOG_LEVEL's, silent in tests). */
+  log?: Logger;
 }
 
 export async function startTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({ ...BASE_ENV, ...env });
   const db = await openTestDatabase(opts);
-  const runtime = await openRuntime(config, { role: 'test', prepare: 'everything', db });
+  const runtime = await openRuntime(config, { role: 'test', prepare: 'everything', db, log: opts.log });
   const { services } = runtime;
   const app = buildApp({ runtime, schema, routes: restRoutes, isShuttingDown: opts.isShuttingDown });
   const http = createHttpServer(app, { keepAliveTimeoutMs: config.keepAliveTimeoutMs });

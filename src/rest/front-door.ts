@@ -1,0 +1,123 @@
+/**
+ * The front door (contract §7.6 at the speed of a bare HTTP server): a `GET` or `HEAD` of a public
+ * read whose answer the answer cache holds is served before Express is entered. Everything such an
+ * answer carries comes from the functions Express's middleware calls too (http/answer-rules.ts, the
+ * CORS rules, http/prepared-body.ts), so the two paths cannot drift; test/http/front-door.test.ts
+ * holds them to the same headers, log line and metrics. A miss, or anything the door does not read
+ * plainly (another method, an odd path, a query the validation refuses, a missing Host), goes to
+ * Express unchanged — which then counts the cache miss, validates and answers as always.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import { validateFieldArgs } from '../graphql/field-guards.ts';
+import { beginAnswer, observeAnswer, setSecurityHeaders } from '../http/answer-rules.ts';
+import type { Cors } from '../http/cors.ts';
+import type { Logger } from '../logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import type { RequestContext } from '../request-context.ts';
+import type { AnswerCache } from './answer-cache.ts';
+import { argumentsOf, type RestInput, variablesOf } from './inputs.ts';
+import { sendPublicAnswer } from './public-answer.ts';
+import type { CompiledRoute } from './route.ts';
+import { answerKey } from './run.ts';
+
+export interface FrontDoorDeps {
+  routes: CompiledRoute[];
+  answers: AnswerCache;
+  cors: Cors;
+  log: Logger;
+  metrics: Pick<Metrics, 'httpRequests' | 'httpDuration'>;
+  graphqlEndpoint: string;
+  /** The client's address under TRUST_PROXY, as Express works it out. */
+  clientIp(req: IncomingMessage): string;
+}
+
+interface Door {
+  route: CompiledRoute;
+  pattern: RegExp;
+  params: string[];
+}
+
+/** A public read the door recognised: its route and what the route reads of the request. */
+interface Visit {
+  route: CompiledRoute;
+  input: RestInput;
+}
+
+// The validation plugin's mappers take a context but never read it for these reads (no scopes).
+const NO_CONTEXT = {} as RequestContext;
+
+export interface FrontDoor {
+  /** The public read `req` asks for, if the door reads it plainly; undefined: Express's business. */
+  recognise(req: IncomingMessage): Visit | undefined;
+  /** Serves the visit from the answer cache; false (nothing written) when the answer is not kept. */
+  serve(visit: Visit, req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+}
+
+export function frontDoor(deps: FrontDoorDeps): FrontDoor {
+  const doors: Door[] = deps.routes
+    .filter((route) => route.publicRead && route.method === 'GET')
+    .map((route) => {
+      const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+      const source = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, '([^/]+)');
+      return { route, params, pattern: new RegExp(`^${source}$`) };
+    });
+
+  return {
+    recognise(req) {
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !deps.answers.enabled) return undefined;
+      // An HTTP/1.1 request without Host is refused by the app (problem+json), not served here.
+      if (req.httpVersionMinor >= 1 && req.headers.host === undefined) return undefined;
+      const url = req.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const path = queryAt >= 0 ? url.slice(0, queryAt) : url;
+      for (const door of doors) {
+        const found = door.pattern.exec(path);
+        if (!found) continue;
+        const params: Record<string, string> = {};
+        try {
+          door.params.forEach((name, i) => {
+            params[name] = decodeURIComponent(found[i + 1]!);
+          });
+        } catch {
+          return undefined; // an undecodable path: the app's rule for it applies
+        }
+        // Express's `simple` query parser is node:querystring.
+        const query = queryAt >= 0 ? (parseQuery(url.slice(queryAt + 1)) as Record<string, unknown>) : {};
+        const input: RestInput = { query, params, header: (name) => headerOf(req, name) };
+        return { route: door.route, input };
+      }
+      return undefined;
+    },
+
+    async serve({ route, input }, req, res) {
+      let key: string;
+      try {
+        // The same arguments — defaults, trimming, every rule — as the runner validates (rest/run.ts).
+        const args = await validateFieldArgs(route.field, argumentsOf(route, variablesOf(route, input)), NO_CONTEXT);
+        key = answerKey(route, args);
+      } catch {
+        return false; // refused input: the app names every problem
+      }
+      const answer = deps.answers.answer(key, { countMiss: false });
+      if (!answer) return false;
+      const requestId = beginAnswer(req, res);
+      observeAnswer(req, res, deps.metrics, deps.graphqlEndpoint, {
+        log: deps.log.child({ request_id: requestId }),
+        route: () => route.path,
+        clientIp: deps.clientIp(req),
+        principal: () => undefined, // public reads authenticate nobody
+        operation: () => route.operationName,
+      });
+      setSecurityHeaders(res);
+      deps.cors.answer(req, res);
+      await sendPublicAnswer(req, res, answer, deps.answers.maxAgeSeconds);
+      return true;
+    },
+  };
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
