@@ -20,7 +20,10 @@ export interface Figures {
   non_2xx: number;
   cpu_us_per_req: number;
   pg_cpu_us_per_req: number;
+  /** Peak RSS of the serving process (the worker, with a cluster), MB. */
   rss_peak_mb: number;
+  /** Peak RSS of the cluster primary, MB, when there is one (it serves nothing). */
+  rss_primary_mb?: number;
 }
 
 export interface Timing {
@@ -59,7 +62,7 @@ export async function load(
 
 export interface Measured {
   figures: Figures;
-  /** Peak RSS of each server's process tree, MB (figures.rss_peak_mb is the largest). */
+  /** Peak RSS of each server's serving process, MB (figures.rss_peak_mb is the largest). */
   rssPeakMb: number[];
 }
 
@@ -98,6 +101,9 @@ export async function measure(
       cpu_us_per_req: Math.round(usage.cpuMicros / requestsDone),
       pg_cpu_us_per_req: Math.round(usage.pgCpuMicros / requestsDone),
       rss_peak_mb: Math.max(...usage.rssPeakMb),
+      ...(usage.rssPrimaryMb.some((mb) => mb !== undefined)
+        ? { rss_primary_mb: Math.max(...usage.rssPrimaryMb.map((mb) => mb ?? 0)) }
+        : {}),
     },
     rssPeakMb: usage.rssPeakMb,
   };

@@ -118,7 +118,10 @@ export function table(scenarios: Scenario[]): string {
 
 /** The lines under the table: what the ratio column means, mixed's writes and staleness. */
 export function notes(result: BenchResult): string {
-  const out = ['ratio: service ÷ floor req/s (the floor never caches); for workers, WORKERS=2 ÷ WORKERS=1.'];
+  const out = [
+    'ratio: service ÷ floor req/s (the floor never caches); for workers, WORKERS=2 ÷ WORKERS=1.',
+    "peak RSS: of the process that serves (a worker under its cluster primary); the primary, which serves nothing, is latest.json's rss_primary_mb.",
+  ];
   for (const s of result.scenarios) {
     if (!s.staleness || !s.writes) continue;
     const { writing, other } = s.staleness;

@@ -62,24 +62,37 @@ export async function stopAll(servers: (Server | undefined)[]): Promise<void> {
   await Promise.all(servers.map((s) => s?.stop()));
 }
 
-/** CPU and peak RSS of the servers' process trees (and every PostgreSQL process) from now until `stop()`. */
+/**
+ * CPU of the servers' process trees (and of every PostgreSQL process) from now until `stop()`, and the
+ * peak RSS of each process: a server's serving process is its worker (the largest, with several), or the
+ * process itself when it has none; a cluster primary, which serves nothing, is reported apart.
+ */
 export function usageMeter(servers: Server[]) {
   const trees = servers.map((s) => processTree(s.pid));
   const serverCpu = cpuMeter(() => trees.flat());
   const pgCpu = cpuMeter(postgresPids);
-  const peaks = trees.map(rssMb);
+  const peaks = new Map<number, number>();
   const sample = () => {
-    for (const [i, tree] of trees.entries()) peaks[i] = Math.max(peaks[i]!, rssMb(tree));
+    for (const pid of trees.flat()) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb([pid])));
     serverCpu.sample();
     pgCpu.sample();
   };
+  sample();
   const timer = setInterval(sample, 100);
   return {
     stop() {
       clearInterval(timer);
       sample();
-      /** CPU in µs; RSS peak of each server's process tree, MB. */
-      return { cpuMicros: serverCpu.micros(), pgCpuMicros: pgCpu.micros(), rssPeakMb: peaks.map(Math.round) };
+      const peakOf = (pids: number[]) => Math.round(Math.max(0, ...pids.map((pid) => peaks.get(pid) ?? 0)));
+      return {
+        /** CPU in µs. */
+        cpuMicros: serverCpu.micros(),
+        pgCpuMicros: pgCpu.micros(),
+        /** Per server: the peak RSS of its serving process(es), MB. */
+        rssPeakMb: trees.map(([root, ...workers]) => peakOf(workers.length ? workers : [root!])),
+        /** Per server: its cluster primary's peak RSS, MB (undefined without workers). */
+        rssPrimaryMb: trees.map(([root, ...workers]) => (workers.length ? peakOf([root!]) : undefined)),
+      };
     },
   };
 }
