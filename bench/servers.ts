@@ -68,12 +68,14 @@ export async function stopAll(servers: (Server | undefined)[]): Promise<void> {
  * process itself when it has none; a cluster primary, which serves nothing, is reported apart.
  */
 export function usageMeter(servers: Server[]) {
-  const trees = servers.map((s) => processTree(s.pid));
-  const serverCpu = cpuMeter(() => trees.flat());
+  // Every process seen in each server's tree during the window (a worker replaced mid-run included).
+  const trees = servers.map((s) => new Set(processTree(s.pid)));
+  const serverCpu = cpuMeter(() => trees.flatMap((tree) => [...tree]));
   const pgCpu = cpuMeter(postgresPids);
   const peaks = new Map<number, number>();
   const sample = () => {
-    for (const pid of trees.flat()) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb([pid])));
+    for (const [i, s] of servers.entries()) for (const pid of processTree(s.pid)) trees[i]!.add(pid);
+    for (const tree of trees) for (const pid of tree) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb([pid])));
     serverCpu.sample();
     pgCpu.sample();
   };
@@ -89,9 +91,12 @@ export function usageMeter(servers: Server[]) {
         cpuMicros: serverCpu.micros(),
         pgCpuMicros: pgCpu.micros(),
         /** Per server: the peak RSS of its serving process(es), MB. */
-        rssPeakMb: trees.map(([root, ...workers]) => peakOf(workers.length ? workers : [root!])),
+        rssPeakMb: servers.map((s, i) => {
+          const workers = [...trees[i]!].filter((pid) => pid !== s.pid);
+          return peakOf(workers.length ? workers : [s.pid]);
+        }),
         /** Per server: its cluster primary's peak RSS, MB (undefined without workers). */
-        rssPrimaryMb: trees.map(([root, ...workers]) => (workers.length ? peakOf([root!]) : undefined)),
+        rssPrimaryMb: servers.map((s, i) => (trees[i]!.size > 1 ? peakOf([s.pid]) : undefined)),
       };
     },
   };
