@@ -12,6 +12,8 @@ import { cpuMeter, postgresPids, processTree, rssMb, waitForWorkers } from './pr
 
 export interface Server extends ServiceProcess {
   name: string;
+  /** A cluster primary with its workers (the service): memory is the serving worker's, the primary apart. */
+  cluster?: boolean;
 }
 
 /** The bootstrap admin the service creates on the bench database (ADMIN_USERNAME / ADMIN_PASSWORD). */
@@ -44,7 +46,7 @@ export async function startBenchService(name: string, databaseUrl: string, opts:
   if (opts.cache === 'off') env.CATALOG_CACHE_MB = '0';
   const server = await startProcess({ env, ready: 'readyz' });
   await waitForWorkers(server.pid, server.port, opts.workers);
-  return { ...server, name };
+  return { ...server, name, cluster: true };
 }
 
 export async function startFloor(databaseUrl: string): Promise<Server> {
@@ -63,9 +65,9 @@ export async function stopAll(servers: (Server | undefined)[]): Promise<void> {
 }
 
 /**
- * CPU of the servers' process trees (and of every PostgreSQL process) from now until `stop()`, and the
- * peak RSS of each process: a server's serving process is its worker (the largest, with several), or the
- * process itself when it has none; a cluster primary, which serves nothing, is reported apart.
+ * CPU of the servers' process trees (and of every PostgreSQL process) from now until `stop()`, and peak
+ * RSS: of the service, its serving worker's (the largest, with several), the cluster primary — which
+ * serves nothing — apart; of any other server (the floor), its whole process tree's.
  */
 export function usageMeter(servers: Server[]) {
   // Every process seen in each server's tree during the window (a worker replaced mid-run included).
@@ -73,9 +75,14 @@ export function usageMeter(servers: Server[]) {
   const serverCpu = cpuMeter(() => trees.flatMap((tree) => [...tree]));
   const pgCpu = cpuMeter(postgresPids);
   const peaks = new Map<number, number>();
+  /** Per server: the peak of its whole tree's RSS (what counts for a server that is no cluster). */
+  const treePeaks = servers.map(() => 0);
   const sample = () => {
     for (const [i, s] of servers.entries()) for (const pid of processTree(s.pid)) trees[i]!.add(pid);
-    for (const tree of trees) for (const pid of tree) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb([pid])));
+    for (const [i, tree] of trees.entries()) {
+      treePeaks[i] = Math.max(treePeaks[i]!, rssMb([...tree]));
+      for (const pid of tree) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb([pid])));
+    }
     serverCpu.sample();
     pgCpu.sample();
   };
@@ -92,11 +99,12 @@ export function usageMeter(servers: Server[]) {
         pgCpuMicros: pgCpu.micros(),
         /** Per server: the peak RSS of its serving process(es), MB. */
         rssPeakMb: servers.map((s, i) => {
+          if (!s.cluster) return Math.round(treePeaks[i]!); // one server, whatever helpers it runs
           const workers = [...trees[i]!].filter((pid) => pid !== s.pid);
           return peakOf(workers.length ? workers : [s.pid]);
         }),
-        /** Per server: its cluster primary's peak RSS, MB (undefined without workers). */
-        rssPrimaryMb: servers.map((s, i) => (trees[i]!.size > 1 ? peakOf([s.pid]) : undefined)),
+        /** Per server: its cluster primary's peak RSS, MB (undefined for a server that is no cluster). */
+        rssPrimaryMb: servers.map((s) => (s.cluster ? peakOf([s.pid]) : undefined)),
       };
     },
   };
