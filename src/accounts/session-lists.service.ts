@@ -6,6 +6,7 @@
  */
 import { adminWrite } from '../audit/admin-write.ts';
 import { revokeAdminSessions, revokeCustomerSessions } from '../auth/sessions.service.ts';
+import { isUuid } from '../auth/token-system.ts';
 import { notFound } from '../errors/app-error.ts';
 import type { RequestContext } from '../request-context.ts';
 
@@ -20,11 +21,14 @@ export interface SessionView {
 
 const SELECT = { id: true, createdAt: true, lastUsedAt: true, ip: true, userAgent: true } as const;
 const live = () => ({ revokedAt: null, expiresAt: { gt: new Date() } });
-/** Session ids are UUIDs (the tokens' `sid`); anything else names no session (404, never a database error). */
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Session ids are the tokens' `sid`s (UUIDs); anything else names no session (404, never a database error). */
 const assertSessionId = (id: string) => {
-  if (!SESSION_ID.test(id)) throw notFound('session');
+  if (!isUuid(id)) throw notFound('session');
 };
+
+/** The rows as the lists show them, the request's own session marked. */
+const viewsOf = (rows: Omit<SessionView, 'current'>[], currentId: string | undefined): SessionView[] =>
+  rows.map((row) => ({ ...row, current: row.id === currentId }));
 
 const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 
@@ -35,7 +39,7 @@ export async function mySessions(ctx: RequestContext): Promise<SessionView[]> {
     select: SELECT,
     orderBy: NEWEST_FIRST,
   });
-  return rows.map((row) => ({ ...row, current: row.id === sessionId }));
+  return viewsOf(rows, sessionId);
 }
 
 /** Ends one of the customer's own sessions; another customer's, or none, is NOT_FOUND. */
@@ -65,7 +69,7 @@ export async function adminSessions(ctx: RequestContext): Promise<SessionView[]>
     select: SELECT,
     orderBy: NEWEST_FIRST,
   });
-  return rows.map((row) => ({ ...row, current: row.id === sessionId }));
+  return viewsOf(rows, sessionId);
 }
 
 /** Ends one of the calling admin's own sessions; another admin's, or none, is NOT_FOUND. */

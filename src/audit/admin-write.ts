@@ -4,6 +4,7 @@
  * records what it changed through `audit`; one that records nothing is a bug and fails, so a new
  * write cannot forget its entry. Refused writes throw before commit and leave no entry.
  */
+import { actorLabel } from '../auth/request-auth.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import { type AuditRecord, auditRow } from './audit-log.ts';
@@ -39,10 +40,7 @@ export async function adminWrite<T>(
     return written;
   });
   for (const { action, target } of records) {
-    ctx.log.info(
-      { action, target_type: target.type, target_id: target.id, by: `${actor.type}:${actor.id ?? actor.name}` },
-      action,
-    );
+    ctx.log.info({ action, target_type: target.type, target_id: target.id, by: actorLabel(actor) }, action);
   }
   return result;
 }

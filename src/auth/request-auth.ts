@@ -9,7 +9,7 @@ import type { Services } from '../services.ts';
 import { apiKeyMatches, apiKeyPrefix, looksLikeApiKey } from './api-key-secret.ts';
 import { isStale, staleBefore } from './last-used.ts';
 import { type AdminRole, forbidden, mayDo, type Permission } from './roles.ts';
-import { assertCurrentToken, loadSession } from './session-guard.ts';
+import { assertCurrentToken, loadSession, tokenError } from './session-guard.ts';
 import type { TokenClaims } from './token-system.ts';
 
 export interface CustomerPrincipal {
@@ -24,6 +24,9 @@ export interface Actor {
   id: number | null;
   name: string | null;
 }
+
+/** How logs, the request line and per-actor keys name an actor: `admin:1`, `api_key:3`, `cli:cli`. */
+export const actorLabel = (actor: Actor): string => `${actor.type}:${actor.id ?? actor.name}`;
 
 /** An admin token's account, or an API key acting with its role (contract §10.5). */
 export interface AdminPrincipal {
@@ -175,7 +178,7 @@ export class RequestAuth {
     const principal = looksLikeApiKey(credential)
       ? await this.#resolveApiKey(credential)
       : await this.#resolveAdminToken(credential);
-    this.#principal = `${principal.actor.type}:${principal.actor.id}`;
+    this.#principal = actorLabel(principal.actor);
     return principal;
   }
 
@@ -189,11 +192,10 @@ export class RequestAuth {
         FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
        WHERE s.id = ${claims.sid}::uuid`;
     if (!session || String(session.adminId) !== claims.sub) {
-      throw adminTokenError('TOKEN_INVALID', 'The token names no session.');
+      throw tokenError('TOKEN_INVALID', 'The token names no session.', 'admin');
     }
-    if (session.revokedAt) throw adminTokenError('TOKEN_REVOKED', 'The session was revoked; log in again.');
-    const admin = session;
-    if (admin.disabled) throw accountDisabled();
+    if (session.revokedAt) throw tokenError('TOKEN_REVOKED', 'The session was revoked; log in again.', 'admin');
+    if (session.disabled) throw accountDisabled();
     if (isStale(session.lastUsedAt)) {
       await this.db.prisma.adminSession.updateMany({
         where: { id: claims.sid, lastUsedAt: { lt: staleBefore() } },
@@ -201,21 +203,21 @@ export class RequestAuth {
       });
     }
     return {
-      actor: { type: 'admin', id: admin.adminId, name: admin.username },
-      role: admin.role,
-      adminId: admin.adminId,
+      actor: { type: 'admin', id: session.adminId, name: session.username },
+      role: session.role,
+      adminId: session.adminId,
       sessionId: claims.sid,
-      totpOn: admin.totpOn,
+      totpOn: session.totpOn,
     };
   }
 
   async #resolveApiKey(secret: string): Promise<AdminPrincipal> {
     const prefix = apiKeyPrefix(secret);
     const key = prefix ? await this.db.prisma.apiKey.findUnique({ where: { prefix } }) : null;
-    if (!key || !apiKeyMatches(secret, key.secretHash)) throw adminTokenError('TOKEN_INVALID', 'No such API key.');
-    if (key.revokedAt) throw adminTokenError('TOKEN_REVOKED', 'The API key was revoked.');
+    if (!key || !apiKeyMatches(secret, key.secretHash)) throw tokenError('TOKEN_INVALID', 'No such API key.', 'admin');
+    if (key.revokedAt) throw tokenError('TOKEN_REVOKED', 'The API key was revoked.', 'admin');
     if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
-      throw adminTokenError('TOKEN_EXPIRED', `The API key expired at ${key.expiresAt.toISOString()}.`);
+      throw tokenError('TOKEN_EXPIRED', `The API key expired at ${key.expiresAt.toISOString()}.`, 'admin');
     }
     if (isStale(key.lastUsedAt)) {
       await this.db.prisma.apiKey.updateMany({
@@ -236,6 +238,3 @@ interface AdminSessionRow {
   disabled: boolean;
   totpOn: boolean;
 }
-
-const adminTokenError = (code: 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'TOKEN_EXPIRED', detail: string) =>
-  new AppError(code, detail, { realm: 'admin', tokenPresented: true });

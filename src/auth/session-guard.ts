@@ -4,7 +4,7 @@
  * (or the one a refresh just replaced, while requests in flight during the refresh finish).
  */
 import type { Prisma as PrismaClient } from '../db/database.ts';
-import { AppError, accountDisabled } from '../errors/app-error.ts';
+import { AppError, accountDisabled, type Realm } from '../errors/app-error.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { TokenClaims } from './token-system.ts';
 
@@ -28,8 +28,12 @@ const SESSION_SELECT = {
 
 export type SessionState = Prisma.CustomerSessionGetPayload<{ select: typeof SESSION_SELECT }>;
 
-export const tokenError = (code: 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'TOKEN_EXPIRED', detail: string) =>
-  new AppError(code, detail, { realm: 'customer', tokenPresented: true });
+/** A presented token refused (RFC 6750 `error="invalid_token"`), in its system's realm. */
+export const tokenError = (
+  code: 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'TOKEN_EXPIRED',
+  detail: string,
+  realm: Realm = 'customer',
+) => new AppError(code, detail, { realm, tokenPresented: true });
 
 /** The session a token names, or TOKEN_INVALID when there is none for that customer. */
 export async function loadSession(db: Db, claims: TokenClaims): Promise<SessionState> {

@@ -13,6 +13,9 @@ const ALGORITHM = 'HS256';
 const ACCOUNT_ID = /^[1-9][0-9]{0,9}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The shape of a token's `sid` and `jti` (and so of every session id). */
+export const isUuid = (value: string): boolean => UUID.test(value);
+
 export interface TokenClaims {
   sub: string;
   sid: string;
@@ -120,9 +123,9 @@ export function createTokenSystem(realm: Realm, secrets: readonly string[], ttlS
             !ACCOUNT_ID.test(sub) ||
             Number(sub) > INT32_MAX ||
             typeof sid !== 'string' ||
-            !UUID.test(sid) ||
+            !isUuid(sid) ||
             typeof jti !== 'string' ||
-            !UUID.test(jti) ||
+            !isUuid(jti) ||
             typeof iat !== 'number' ||
             typeof exp !== 'number' ||
             exp <= iat

@@ -3,6 +3,7 @@
  * Reads go through item.repository.ts (one statement each); writes through Prisma, in transactions.
  * Inputs arrive parsed (item.schema.ts, attached to the GraphQL inputs).
  */
+import { actorLabel } from '../auth/request-auth.ts';
 import { isForeignKeyViolation } from '../db/prisma-errors.ts';
 import { notFound, validationFailed } from '../errors/app-error.ts';
 import type { RequestContext } from '../request-context.ts';
@@ -96,8 +97,7 @@ export async function createItem(
   const { actor } = await ctx.auth.admin();
   // With a key, the transaction also records it, and a retry answers with the first request's item.
   const transaction = idempotencyKey
-    ? (insert: (tx: Tx) => Promise<number>) =>
-        createOnce(ctx, `${actor.type}:${actor.id}`, idempotencyKey, input, insert)
+    ? (insert: (tx: Tx) => Promise<number>) => createOnce(ctx, actorLabel(actor), idempotencyKey, input, insert)
     : undefined;
   try {
     return await catalogWrite(ctx, CREATED, (tx) => insertItem(tx, input), transaction);
