@@ -5,8 +5,8 @@
  * transaction; disabling an admin needs nothing more, because admin tokens are checked against the
  * account on every admin request. The last enabled owner can be neither demoted nor disabled.
  */
-import { adminWrite, type Tx } from '../audit/admin-write.ts';
-import { changesBetween } from '../audit/audit-log.ts';
+import { type Audit, adminWrite, type Tx } from '../audit/admin-write.ts';
+import { type AuditRecord, changesBetween } from '../audit/audit-log.ts';
 import type { AdminRole } from '../auth/roles.ts';
 import { revokeAdminSessions, revokeCustomerSessions } from '../auth/sessions.service.ts';
 import { likeLiteral } from '../db/like.ts';
@@ -105,13 +105,31 @@ export function setCustomerDisabled(ctx: RequestContext, { id, disabled }: SetDi
 }
 
 /**
- * Locks the enabled owners' rows for the rest of the transaction and refuses when `change` would leave
- * none (contract §10.1). The lock makes two owners demoting each other at once take turns.
+ * Locks the enabled owners' rows for the rest of the transaction and refuses, on `field`, a change
+ * that would leave none (contract §10.1). The lock makes two owners demoting each other take turns.
  */
-async function keepAnOwner(tx: Tx, id: number, field: 'role' | 'disabled', message: string): Promise<void> {
+async function keepAnOwner(tx: Tx, id: number, field: 'role' | 'disabled'): Promise<void> {
   const owners = await tx.$queryRaw<{ id: number }[]>`
     SELECT id FROM admins WHERE role = 'owner' AND NOT disabled ORDER BY id FOR UPDATE`;
-  if (owners.length === 1 && owners[0]!.id === id) throw validationFailed([{ field, message }]);
+  if (owners.length === 1 && owners[0]!.id === id) {
+    throw validationFailed([{ field, message: 'is the last enabled owner; make another admin owner first' }]);
+  }
+}
+
+/** Sets one field of an admin and records it (`action`) with its value before and after. */
+async function changeAdmin(
+  tx: Tx,
+  audit: Audit,
+  id: number,
+  action: AuditRecord['action'],
+  data: { role: AdminRole } | { disabled: boolean },
+): Promise<Admin> {
+  const select = Object.fromEntries(Object.keys(data).map((field) => [field, true]));
+  const before = await tx.admin.findUnique({ where: { id }, select });
+  if (!before) throw notFound('admin');
+  const admin = await tx.admin.update({ where: { id }, data });
+  audit({ action, target: { type: 'admin', id }, changes: changesBetween(before, data) });
+  return admin;
 }
 
 /** Disables or re-enables an admin; not one's own account, nor the last enabled owner. */
@@ -120,29 +138,16 @@ export function setAdminDisabled(ctx: RequestContext, { id, disabled }: SetDisab
     if (disabled && id === (await ctx.auth.actingAdminId())) {
       throw validationFailed([{ field: 'id', message: 'you cannot disable your own account' }]);
     }
-    if (disabled) await keepAnOwner(tx, id, 'disabled', 'is the last enabled owner; make another admin owner first');
-    const before = await tx.admin.findUnique({ where: { id }, select: { disabled: true } });
-    if (!before) throw notFound('admin');
-    const admin = await tx.admin.update({ where: { id }, data: { disabled } });
-    audit({
-      action: disabled ? 'admin.disable' : 'admin.enable',
-      target: { type: 'admin', id },
-      changes: changesBetween(before, { disabled }),
-    });
-    return admin;
+    if (disabled) await keepAnOwner(tx, id, 'disabled');
+    return changeAdmin(tx, audit, id, disabled ? 'admin.disable' : 'admin.enable', { disabled });
   });
 }
 
 /** `setAdminRole`: takes effect on the admin's next request (tokens carry no role). */
 export function setAdminRole(ctx: RequestContext, { id, role }: SetAdminRoleInput): Promise<Admin> {
   return adminWrite(ctx, async (tx, audit) => {
-    if (role !== 'owner')
-      await keepAnOwner(tx, id, 'role', 'is the last enabled owner; make another admin owner first');
-    const before = await tx.admin.findUnique({ where: { id }, select: { role: true } });
-    if (!before) throw notFound('admin');
-    const admin = await tx.admin.update({ where: { id }, data: { role } });
-    audit({ action: 'admin.role', target: { type: 'admin', id }, changes: changesBetween(before, { role }) });
-    return admin;
+    if (role !== 'owner') await keepAnOwner(tx, id, 'role');
+    return changeAdmin(tx, audit, id, 'admin.role', { role });
   });
 }
 
