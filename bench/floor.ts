@@ -7,9 +7,9 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import pg from 'pg';
-import { pageOrder } from '../src/catalog/item.repository.ts';
+import { pageSql } from '../src/catalog/item.repository.ts';
 import { ITEM_SORTS, type ItemSort } from '../src/catalog/item.schema.ts';
-import { compileItemQuery, type ItemFilter, matchingItems, withClause } from '../src/search/item-query.ts';
+import type { ItemFilter } from '../src/search/item-query.ts';
 import { compileKeyword } from '../src/search/keyword.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -24,24 +24,10 @@ const ITEM_JSON = (i: string) => `json_build_object(
   'created_at', to_char(${i}.created_at AT TIME ZONE 'UTC', ${ISO}),
   'updated_at', to_char(${i}.updated_at AT TIME ZONE 'UTC', ${ISO}))`;
 
-// One statement per page: the filters present are spliced in, so each combination is planned for
-// its own index (as any careful hand-written query would be). A keyword is matched and ranked by the
-// service's own search SQL (src/search/): the floor measures the framework around the same query,
+// One statement per page, the service's own (src/catalog/item.repository.ts pageSql): the filters
+// present are spliced in, so each combination is planned for its own index, and a keyword is matched
+// and ranked by the service's search SQL. The floor measures the framework around the same query,
 // not a different query.
-function listSql(filter: ItemFilter, sort: string, limit: number, offset: number): { text: string; params: unknown[] } {
-  const query = compileItemQuery(filter, [limit, offset]);
-  const from = matchingItems(query);
-  const { inner, keys, outer } = pageOrder(query, sort as ItemSort);
-  return {
-    params: query.params,
-    text: `${withClause(query)}
-      SELECT (SELECT count(*) ${from})::int AS total,
-             (SELECT COALESCE(json_agg(${ITEM_JSON('i')} ORDER BY ${outer}), '[]')::text
-                FROM (SELECT i.id${keys} ${from} ORDER BY ${inner} LIMIT $1 OFFSET $2) p
-                JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id) AS items`,
-  };
-}
-
 const DETAIL = `SELECT ${ITEM_JSON('i')}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`;
 
 const CATEGORIES = `SELECT COALESCE(json_agg(json_build_object('id', id, 'name', name, 'parent_id', parent_id,
@@ -105,7 +91,7 @@ export function startFloor(url: string, port: number, poolSize = 10) {
           maxPrice: maxPrice ?? undefined,
           inStock: inStock === 'true' ? true : undefined,
         };
-        const list = listSql(filter, sort, limit, (page - 1) * limit);
+        const list = pageSql(filter, sort as ItemSort, limit, (page - 1) * limit, ITEM_JSON('i'));
         const { rows } = await pool.query(list.text, list.params);
         const { total, items } = rows[0];
         return send(

@@ -72,31 +72,73 @@ export async function findItem(sql: SqlReader, id: number): Promise<ItemRow | nu
   return row ? (JSON.parse(row.item) as ItemRow) : null;
 }
 
-/** Each order ends with the id (newest first), so a page is always the same rows; each has its index. */
-const ORDER_BY: Record<Exclude<ItemSort, 'relevance'>, string> = {
-  newest: 'i.created_at DESC, i.id DESC',
-  price_asc: 'i.price, i.id DESC',
-  price_desc: 'i.price DESC, i.id DESC',
-  name_asc: 'i.name, i.id DESC',
+/**
+ * Each order over the columns of a row source `t` (the items, or the matches' keys); each ends with
+ * the id (newest first), so a page is always the same rows, and each has its index.
+ */
+const ORDER_BY: Record<Exclude<ItemSort, 'relevance'>, (t: string) => string> = {
+  newest: (t) => `${t}.created_at DESC, ${t}.id DESC`,
+  price_asc: (t) => `${t}.price, ${t}.id DESC`,
+  price_desc: (t) => `${t}.price DESC, ${t}.id DESC`,
+  name_asc: (t) => `${t}.name, ${t}.id DESC`,
 };
 
+/** What every order may sort by, carried out of the matches. */
+const SORT_COLUMNS = 'i.id, i.created_at, i.price, i.name';
+
 /**
- * The page's order: `inner` sorts the matches (with the keyword's columns at hand), `keys` are what
- * the page's rows carry out of it, `outer` orders the rows in the answer by them.
+ * The page's order over the keys of the matches (`t`): best match first (contract §9.1: tier, then
+ * terms closer together and earlier in the name), then newest — or the requested order. `keys` are
+ * the relevance columns the matches carry for it.
  */
-export function pageOrder(query: ItemQuery, sort: ItemSort): { inner: string; keys: string; outer: string } {
+function pageOrder(query: ItemQuery, sort: ItemSort): { keys: string; order: (t: string) => string } {
   const k = query.keyword;
   if (sort === 'relevance' && k) {
-    // Best match first (contract §9.1: tier, then terms closer together and earlier in the name), then newest.
     const { rank, span, first } = k.relevance();
     return {
-      inner: `rel_rank, rel_span, rel_first, ${ORDER_BY.newest}`,
       keys: `, ${rank} AS rel_rank, ${span} AS rel_span, ${first} AS rel_first`,
-      outer: `p.rel_rank, p.rel_span, p.rel_first, ${ORDER_BY.newest}`,
+      order: (t) => `${t}.rel_rank, ${t}.rel_span, ${t}.rel_first, ${ORDER_BY.newest(t)}`,
     };
   }
-  const order = ORDER_BY[sort === 'relevance' ? 'newest' : sort];
-  return { inner: order, keys: '', outer: order };
+  return { keys: '', order: ORDER_BY[sort === 'relevance' ? 'newest' : sort] };
+}
+
+/**
+ * The statement of one page (`$1` limit, `$2` offset) and — unless `withTotal` is false — the number
+ * of matching items, answering `total` and `items` (the JSON array of `itemJson` over `i` and its
+ * category `c`). With a keyword every match is visited once anyway (to rank it, or to check it), so
+ * the matches are gathered once and both the count and the page are taken from them; without one,
+ * the page walks its order's index and stops, and the count is its own cheap scan. The floor
+ * (bench/floor.ts) answers with this same statement.
+ */
+export function pageSql(
+  filter: ItemFilter,
+  sort: ItemSort,
+  limit: number,
+  offset: number,
+  itemJson: string,
+  withTotal = true,
+): { text: string; params: unknown[] } {
+  const query = compileItemQuery(filter, [limit, offset]);
+  const from = matchingItems(query);
+  const { keys, order } = pageOrder(query, sort);
+  // `source` yields the matches' keys as `alias`; the page is cut from it in `order`.
+  const page = (source: string, alias: string, count: string) => `
+     SELECT ${withTotal ? count : 'NULL::int'} AS total,
+            (SELECT COALESCE(json_agg(${itemJson} ORDER BY ${order('p')}), '[]')::text
+               FROM (${source} ORDER BY ${order(alias)} LIMIT $1 OFFSET $2) p
+               JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id) AS items`;
+  if (!query.keyword) {
+    return {
+      text: `${withClause(query)} ${page(`SELECT ${SORT_COLUMNS} ${from}`, 'i', `(SELECT count(*)::int ${from})`)}`,
+      params: query.params,
+    };
+  }
+  const hits = `hits AS MATERIALIZED (SELECT ${SORT_COLUMNS}${keys} ${from})`;
+  return {
+    text: `${withClause(query, [hits])} ${page('SELECT * FROM hits', 'hits', '(SELECT count(*)::int FROM hits)')}`,
+    params: query.params,
+  };
 }
 
 /**
@@ -113,18 +155,8 @@ export async function findItemPage(
   offset: number,
   knownTotal?: number,
 ): Promise<{ total: number; items: ItemRow[] }> {
-  const query = compileItemQuery(filter, [limit, offset]);
-  const from = matchingItems(query);
-  const order = pageOrder(query, sort);
-  const count = knownTotal === undefined ? `(SELECT count(*)::int ${from})` : 'NULL::int';
-  const [row] = await sql.query<{ total: number | null; items: string }>(
-    `${withClause(query)}
-     SELECT ${count} AS total,
-            (SELECT COALESCE(json_agg(${ITEM_JSON} ORDER BY ${order.outer}), '[]')::text
-               FROM (SELECT i.id${order.keys} ${from} ORDER BY ${order.inner} LIMIT $1 OFFSET $2) p
-               JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id) AS items`,
-    query.params,
-  );
+  const { text, params } = pageSql(filter, sort, limit, offset, ITEM_JSON, knownTotal === undefined);
+  const [row] = await sql.query<{ total: number | null; items: string }>(text, params);
   // An aggregate over subqueries: always exactly one row.
   return { total: knownTotal ?? row!.total ?? 0, items: JSON.parse(row!.items) as ItemRow[] };
 }
