@@ -9,8 +9,12 @@ import { createServer, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { pageSql } from '../src/catalog/item.repository.ts';
 import { ITEM_SORTS, type ItemSort } from '../src/catalog/item.schema.ts';
+import type { SqlReader } from '../src/db/database.ts';
+import { containsPattern } from '../src/db/like.ts';
+import { type Facets, findFacets } from '../src/search/facets.ts';
 import type { ItemFilter } from '../src/search/item-query.ts';
 import { compileKeyword } from '../src/search/keyword.ts';
+import { findSuggestions } from '../src/search/suggestions.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const ITEM_JSON = (i: string) => `json_build_object(
@@ -28,6 +32,30 @@ const ITEM_JSON = (i: string) => `json_build_object(
 // present are spliced in, so each combination is planned for its own index, and a keyword is matched
 // and ranked by the service's search SQL. The floor measures the framework around the same query,
 // not a different query.
+
+/**
+ * The reference of issue 18: revision 2's keyword search — a case-insensitive substring of the name,
+ * newest first, by a trigram index on the name (created by bench/data.ts) — at `/reference/items`.
+ */
+const REFERENCE_SEARCH = `
+  SELECT (SELECT count(*)::int FROM items i WHERE i.name ILIKE $3) AS total,
+         (SELECT COALESCE(json_agg(${ITEM_JSON('i')} ORDER BY p.created_at DESC, p.id DESC), '[]')::text
+            FROM (SELECT i.id, i.created_at FROM items i WHERE i.name ILIKE $3 ORDER BY i.created_at DESC, i.id DESC
+                   LIMIT $1 OFFSET $2) p
+            JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id) AS items`;
+
+/** Facets with the REST names and JSON numbers the service answers with (contract §9.2). */
+const restFacets = (f: Facets) => ({
+  categories: f.categories.map((c) => ({ id: c.id, name: c.name, parent_id: c.parentId, count: c.count })),
+  price: f.price && {
+    min: Number(f.price.min),
+    max: Number(f.price.max),
+    buckets: f.price.buckets.map((b) => ({ from: Number(b.from), to: Number(b.to), count: b.count })),
+  },
+  specs: f.specs,
+  in_stock: f.inStock,
+});
+
 const DETAIL = `SELECT ${ITEM_JSON('i')}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`;
 
 const CATEGORIES = `SELECT COALESCE(json_agg(json_build_object('id', id, 'name', name, 'parent_id', parent_id,
@@ -56,7 +84,10 @@ function intParam(v: string | null, def: number, min: number, max: number): numb
 }
 
 export function startFloor(url: string, port: number, poolSize = 10) {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // JIT off, as the service's connections (src/db/pg-pool.ts): compiling costs more than these statements.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off' });
+  // The service's facet and suggestion statements, run over plain `pg`.
+  const reader: SqlReader = { kind: 'postgres', query: async (text, params) => (await pool.query(text, params)).rows };
   const server = createServer(async (req, res) => {
     try {
       const u = new URL(req.url ?? '/', 'http://floor');
@@ -71,6 +102,7 @@ export function startFloor(url: string, port: number, poolSize = 10) {
         const minPrice = moneyParam(q.get('min_price'));
         const maxPrice = moneyParam(q.get('max_price'));
         const inStock = q.get('in_stock');
+        const facets = q.get('facets');
         if (
           page === undefined ||
           limit === undefined ||
@@ -80,7 +112,8 @@ export function startFloor(url: string, port: number, poolSize = 10) {
           minPrice === undefined ||
           maxPrice === undefined ||
           (minPrice !== null && maxPrice !== null && Number(minPrice) > Number(maxPrice)) ||
-          (inStock !== null && inStock !== 'true' && inStock !== 'false')
+          (inStock !== null && inStock !== 'true' && inStock !== 'false') ||
+          (facets !== null && facets !== 'true' && facets !== 'false')
         ) {
           return send(res, 400, problem(400, 'VALIDATION_FAILED'));
         }
@@ -92,13 +125,34 @@ export function startFloor(url: string, port: number, poolSize = 10) {
           inStock: inStock === 'true' ? true : undefined,
         };
         const list = pageSql(filter, sort as ItemSort, limit, (page - 1) * limit, ITEM_JSON('i'));
-        const { rows } = await pool.query(list.text, list.params);
+        const [{ rows }, counts] = await Promise.all([
+          pool.query(list.text, list.params),
+          facets === 'true' ? findFacets(reader, filter) : undefined,
+        ]);
+        const { total, items } = rows[0];
+        const tail = counts ? `,"facets":${JSON.stringify(restFacets(counts))}` : '';
+        return send(
+          res,
+          200,
+          `{"items":${items},"page":${page},"limit":${limit},"total":${total},"total_pages":${Math.ceil(total / limit)}${tail}}`,
+        );
+      }
+      if (u.pathname === '/reference/items') {
+        const keyword = u.searchParams.get('keyword') ?? '';
+        const { rows } = await pool.query(REFERENCE_SEARCH, [20, 0, containsPattern(keyword)]);
         const { total, items } = rows[0];
         return send(
           res,
           200,
-          `{"items":${items},"page":${page},"limit":${limit},"total":${total},"total_pages":${Math.ceil(total / limit)}}`,
+          `{"items":${items},"page":1,"limit":20,"total":${total},"total_pages":${Math.ceil(total / 20)}}`,
         );
+      }
+      if (u.pathname === '/api/v1/search/suggestions') {
+        const q = (u.searchParams.get('q') ?? '').trim();
+        const limit = intParam(u.searchParams.get('limit'), 8, 1, 20);
+        if (q.length < 1 || q.length > 100 || limit === undefined)
+          return send(res, 400, problem(400, 'VALIDATION_FAILED'));
+        return send(res, 200, JSON.stringify({ suggestions: await findSuggestions(reader, q, limit) }));
       }
       const m = u.pathname.match(/^\/api\/v1\/items\/(\d{1,9})$/);
       if (m) {

@@ -34,6 +34,11 @@ export interface Scenario {
     other: InstanceStaleness;
   };
   writes?: StalenessResult['writes'];
+  // ---- search ----
+  /** Revision 2's substring search on the same keywords, answered by the floor (issue 18's reference). */
+  reference?: Figures;
+  /** service req/s ÷ reference req/s. */
+  reference_ratio?: number;
   // ---- workers ----
   /** `detail` at WORKERS=1 and WORKERS=2 (`service` is the latter). */
   by_workers?: { '1': Figures; '2': Figures };
@@ -111,6 +116,11 @@ export function table(scenarios: Scenario[]): string {
     } else {
       lines.push(row(s, 'service', s.service, fmt(s.ratio, 2)));
       if (s.floor) lines.push(row(s, 'floor', s.floor, ''));
+      if (s.reference) {
+        lines.push(
+          row(s, 'floor, revision-2 substring SQL', s.reference, `${fmt(s.reference_ratio, 2)} × (service ÷ it)`),
+        );
+      }
     }
   }
   return lines.join('\n');
@@ -119,7 +129,7 @@ export function table(scenarios: Scenario[]): string {
 /** The lines under the table: what the ratio column means, mixed's writes and staleness. */
 export function notes(result: BenchResult): string {
   const out = [
-    'ratio: service ÷ floor req/s (the floor never caches); for workers, WORKERS=2 ÷ WORKERS=1.',
+    "ratio: service ÷ floor req/s (the floor never caches); for workers, WORKERS=2 ÷ WORKERS=1; for search, also service ÷ revision 2's substring search (the floor's, same keywords).",
     "peak RSS: of the process that serves (a worker under its cluster primary); the primary, which serves nothing, is latest.json's rss_primary_mb.",
   ];
   for (const s of result.scenarios) {

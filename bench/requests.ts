@@ -3,6 +3,8 @@
  * the same seed gives the same requests in the same order — so the service and the floor are
  * driven by identical sequences (one seed for the warm-up, another for the measured run).
  */
+
+import { hasHan, pinyinWordsOf } from '../src/search/text.ts';
 import { BENCH_CUSTOMER, type BenchDataset } from './data.ts';
 import { rng, shuffled, zipf } from './random.ts';
 
@@ -29,6 +31,22 @@ export function itemsByHeat(data: BenchDataset): number[] {
 const GRAPHQL_ITEMS =
   'query($page:Int,$categoryId:Int){items(page:$page,categoryId:$categoryId){total totalPages page limit items{id name categoryId category{id name} price stock skus{id skuCode specs price stock} images{id url sortOrder} createdAt updatedAt}}}';
 
+/**
+ * What a shopper has typed when suggestions are asked for: a Latin word's first 2, 3 or all letters;
+ * a Chinese word whole or its first character; its pinyin whole or its first 3 letters.
+ */
+export function typedPrefixes(words: readonly string[]): string[] {
+  const typed = new Set<string>();
+  for (const word of words) {
+    const forms = hasHan(word) ? [word, [...word][0]!, pinyinWordsOf(word)[0]!] : [word];
+    for (const form of forms) {
+      if (hasHan(form)) typed.add(form);
+      else for (const n of [2, 3, form.length]) typed.add(form.slice(0, n));
+    }
+  }
+  return [...typed];
+}
+
 export function scenarioRequests(data: BenchDataset) {
   const perCategory = data.items / 40;
   const maxPage = Math.max(1, Math.floor(perCategory / 20));
@@ -46,6 +64,8 @@ export function scenarioRequests(data: BenchDataset) {
     };
   const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const items = (q: string) => ({ path: `/api/v1/items?${q}` });
+  const keyword = (r: () => number) => encodeURIComponent(pick(r, data.words));
+  const typed = typedPrefixes(data.words);
 
   return {
     // ---- uniform (cache off) ----
@@ -59,7 +79,11 @@ export function scenarioRequests(data: BenchDataset) {
       return items(`sort=${sort}&min_price=${min}&max_price=${max}.99${r() < 0.5 ? '&in_stock=true' : ''}`);
     }),
     detail: seq((r) => ({ path: `/api/v1/items/${1 + Math.floor(r() * data.items)}` })),
-    search: seq((r) => items(`keyword=${encodeURIComponent(pick(r, data.words))}`)),
+    search: seq((r) => items(`keyword=${keyword(r)}`)),
+    search_facets: seq((r) => items(`keyword=${keyword(r)}&facets=true`)),
+    /** The floor alone: revision 2's substring search on the same keywords (issue 18's reference). */
+    search_reference: seq((r) => ({ path: `/reference/items?keyword=${keyword(r)}` })),
+    suggestions: seq((r) => ({ path: `/api/v1/search/suggestions?q=${encodeURIComponent(pick(r, typed))}` })),
     categories: seq(() => ({ path: '/api/v1/categories' })),
     // ---- hot: what a storefront repeats (cache on) ----
     /** Item ids Zipf-distributed (s = 1.1) over all items. */

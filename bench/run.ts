@@ -82,6 +82,10 @@ async function main(): Promise<void> {
     `/api/v1/items?category_id=${data.categoryIds.at(-1)}&page=50`,
     `/api/v1/items?keyword=${encodeURIComponent(data.words.at(-1)!)}`,
     `/api/v1/items?keyword=${encodeURIComponent(data.hotKeywords.at(-1)!)}`,
+    `/api/v1/items?keyword=${encodeURIComponent(data.words[0]!)}&facets=true`,
+    `/api/v1/items?keyword=${encodeURIComponent(data.words.at(-1)!)}&facets=true&page=2`,
+    '/api/v1/search/suggestions?q=pao',
+    `/api/v1/search/suggestions?q=${encodeURIComponent(data.words[1]!.slice(0, 2))}`,
     '/api/v1/items?sort=price_desc&min_price=100&max_price=150.5&in_stock=true&page=3',
     '/api/v1/items?sort=name_asc&max_price=20',
     '/api/v1/items/7',
@@ -94,9 +98,23 @@ async function main(): Promise<void> {
   try {
     await withService('service (cache off)', { cache: 'off', workers: 1 }, async (service) => {
       await assertSameBodies(service, floor, samples);
-      for (const name of ['list', 'list_default', 'list_sorted', 'detail', 'search', 'categories'] as const) {
+      for (const name of [
+        'list',
+        'list_default',
+        'list_sorted',
+        'detail',
+        'search',
+        'search_facets',
+        'suggestions',
+        'categories',
+      ] as const) {
         scenarios.push(await versusFloor(name, 'off', service, floor, requests[name]));
       }
+      // Issue 18's reference: revision 2's substring search (the floor's), on the same keywords.
+      log('search_reference (revision 2 substring search, floor)');
+      const search = scenarios.find((s) => s.name === 'search')!;
+      search.reference = (await measure([floor], requests.search_reference, timing)).figures;
+      search.reference_ratio = ratio(search.service.rps, search.reference.rps);
       log('graphql_items (cache off)');
       scenarios.push({
         name: 'graphql_items',

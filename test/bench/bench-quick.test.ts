@@ -31,9 +31,18 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
     expect(result.machine).toMatchObject({ mode: 'quick', items: 2_000, cores: expect.any(Number) });
     const names = result.scenarios.map((s: { name: string; cache: string }) => `${s.name}/${s.cache}`);
     expect(names).toEqual([
-      ...['list', 'list_default', 'list_sorted', 'detail', 'search', 'categories', 'graphql_items', 'login'].map(
-        (n) => `${n}/off`,
-      ),
+      ...[
+        'list',
+        'list_default',
+        'list_sorted',
+        'detail',
+        'search',
+        'search_facets',
+        'suggestions',
+        'categories',
+        'graphql_items',
+        'login',
+      ].map((n) => `${n}/off`),
       // Quick mode leaves out list_hot and search_hot (the full run has them).
       ...['detail_hot', 'categories', 'mixed'].map((n) => `${n}/on`),
       'workers/off',
@@ -49,14 +58,14 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
       'rss_peak_mb',
     ].sort();
     for (const s of result.scenarios) {
-      for (const figures of [s.service, s.floor, ...Object.values(s.by_workers ?? {})].filter(Boolean)) {
+      for (const figures of [s.service, s.floor, s.reference, ...Object.values(s.by_workers ?? {})].filter(Boolean)) {
         expect(
           Object.keys(figures)
             .filter((k) => k !== 'rss_primary_mb')
             .sort(),
         ).toEqual(figureKeys);
         // The floor is one process: no primary to report apart.
-        if (figures === s.floor) expect(figures.rss_primary_mb).toBeUndefined();
+        if (figures === s.floor || figures === s.reference) expect(figures.rss_primary_mb).toBeUndefined();
         expect(figures.rss_peak_mb).toBeGreaterThan(0);
         expect(figures.rps).toBeGreaterThan(0);
         // Every request of a read scenario must have succeeded, or the figures measure errors.
@@ -65,6 +74,10 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
       }
       expect(s.floor === null).toBe(s.ratio === null);
     }
+    // Search is also measured against revision 2's substring search (issue 18's reference), on the floor.
+    const search = result.scenarios.find((s: { name: string }) => s.name === 'search');
+    expect(search.reference.rps).toBeGreaterThan(0);
+    expect(search.reference_ratio).toBeGreaterThan(0);
     // The service runs as a cluster primary with its worker(s): the primary's memory is reported apart
     // from the serving worker's.
     expect(result.scenarios.some((s: { service?: { rss_primary_mb?: number } }) => s.service?.rss_primary_mb)).toBe(
