@@ -53,16 +53,21 @@ export async function findFacets(sql: SqlReader, filter: ItemFilter): Promise<Fa
                    lower(btrim(e.value)) AS nv
               FROM m JOIN skus s ON s.item_id = m.id CROSS JOIN LATERAL jsonb_each_text(s.specs) e
              WHERE m.c_ok AND m.p_ok AND m.s_ok ${otherSpecs.map((c) => `AND ${c}`).join(' ')})`,
-    `names AS (SELECT * FROM (
-                 SELECT nk, count(DISTINCT item_id)::int AS count,
-                        (SELECT x.rk FROM sv x WHERE x.nk = sv.nk GROUP BY x.rk ORDER BY count(*) DESC, x.rk COLLATE "C" LIMIT 1) AS name
-                   FROM sv GROUP BY nk) n
-               ORDER BY n.count DESC, n.name COLLATE "C" LIMIT ${TOP_SPEC_NAMES})`,
+    // One pass each over the spec entries, by hashing: which items hold each name and value (counts
+    // are of items, not SKUs), and how often each spelling was written (the shown one is the most frequent).
+    `iv AS (SELECT nk, nv, item_id FROM sv GROUP BY nk, nv, item_id)`,
+    `key_spelling AS (SELECT DISTINCT ON (nk) nk, rk FROM (SELECT nk, rk, count(*) AS n FROM sv GROUP BY nk, rk) x
+                      ORDER BY nk, n DESC, rk COLLATE "C")`,
+    `value_spelling AS (SELECT DISTINCT ON (nk, nv) nk, nv, rv FROM (SELECT nk, nv, rv, count(*) AS n FROM sv GROUP BY nk, nv, rv) x
+                        ORDER BY nk, nv, n DESC, rv COLLATE "C")`,
+    `names AS (SELECT n.nk, n.count, k.rk AS name
+                 FROM (SELECT nk, count(*)::int AS count FROM (SELECT nk, item_id FROM iv GROUP BY nk, item_id) x GROUP BY nk) n
+                 JOIN key_spelling k USING (nk)
+                ORDER BY n.count DESC, k.rk COLLATE "C" LIMIT ${TOP_SPEC_NAMES})`,
     `vals AS (SELECT v.*, row_number() OVER (PARTITION BY v.nk ORDER BY v.count DESC, v.value COLLATE "C") AS place
-                FROM (SELECT sv.nk, sv.nv, count(DISTINCT sv.item_id)::int AS count,
-                             (SELECT x.rv FROM sv x WHERE x.nk = sv.nk AND x.nv = sv.nv GROUP BY x.rv
-                               ORDER BY count(*) DESC, x.rv COLLATE "C" LIMIT 1) AS value
-                        FROM sv JOIN names USING (nk) GROUP BY sv.nk, sv.nv) v)`,
+                FROM (SELECT c.nk, c.nv, c.count, s.rv AS value
+                        FROM (SELECT nk, nv, count(*)::int AS count FROM iv WHERE nk IN (SELECT nk FROM names) GROUP BY nk, nv) c
+                        JOIN value_spelling s USING (nk, nv)) v)`,
   ];
   const [row] = await sql.query<{ facets: string }>(
     `${withClause(query, ctes)}
