@@ -8,6 +8,7 @@
  */
 import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, type ItemFilter, type ItemQuery, matchingItems, withClause } from '../search/item-query.ts';
+import { oneWordToken } from '../search/postings.ts';
 import type { ItemSort } from './item.schema.ts';
 
 /** A category as answers show it. */
@@ -103,6 +104,14 @@ function pageOrder(query: ItemQuery, sort: ItemSort): { keys: string; order: (t:
   return { keys: '', order: ORDER_BY[sort === 'relevance' ? 'newest' : sort] };
 }
 
+/** The token of a search the one-word index answers: a one-word keyword alone, best match first. */
+function oneWordSearch(filter: ItemFilter, sort: ItemSort): string | undefined {
+  const { search, categoryId, minPrice, maxPrice, inStock, specs } = filter;
+  const alone = categoryId === undefined && minPrice === undefined && maxPrice === undefined && !inStock;
+  if (!search || sort !== 'relevance' || !alone || (specs?.length ?? 0) > 0) return undefined;
+  return oneWordToken(search);
+}
+
 /**
  * The statement of one page (`$1` limit, `$2` offset) and — unless `withTotal` is false — the number
  * of matching items, answering `total` and `items` (the JSON array of `itemJson` over `i` and its
@@ -119,6 +128,21 @@ export function pageSql(
   itemJson: string,
   withTotal = true,
 ): { text: string; params: unknown[] } {
+  const token = oneWordSearch(filter, sort);
+  if (token !== undefined) {
+    // The one-word index (search/postings.ts): the page walks the token's first entries, the total
+    // counts them; the items are visited only for the page.
+    const postings = 'FROM search_postings WHERE token = $3';
+    return {
+      text: `
+     SELECT ${withTotal ? `(SELECT count(*)::int ${postings})` : 'NULL::int'} AS total,
+            (SELECT COALESCE(json_agg(${itemJson} ORDER BY p.tier, p.created_at DESC, p.item_id DESC), '[]')::text
+               FROM (SELECT item_id, tier, created_at ${postings} ORDER BY tier, created_at DESC, item_id DESC
+                      LIMIT $1 OFFSET $2) p
+               JOIN items i ON i.id = p.item_id JOIN categories c ON c.id = i.category_id) AS items`,
+      params: [limit, offset, token],
+    };
+  }
   const query = compileItemQuery(filter, [limit, offset]);
   const from = matchingItems(query);
   const { keys, order } = pageOrder(query, sort);

@@ -6,6 +6,7 @@
  */
 import type { Prisma } from '../generated/prisma/client.ts';
 import { buildDocument, type DocumentSource, type SearchDocument } from './document.ts';
+import { postingsOf } from './postings.ts';
 
 /** A Prisma client or transaction: what the indexers run their statements on. */
 type Sql = Pick<Prisma.TransactionClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
@@ -18,6 +19,8 @@ interface SourceRow {
   name: string;
   description: string;
   category_id: number;
+  /** As PostgreSQL writes a timestamptz (read back by the postings' insert). */
+  created_at: string;
   skus: Array<{ skuCode: string | null; specs: Record<string, string> }>;
 }
 
@@ -54,7 +57,7 @@ export async function indexItems(sql: Sql, ids: number[]): Promise<void> {
   for (let start = 0; start < ids.length; start += BATCH) {
     const batch = ids.slice(start, start + BATCH);
     const rows = await sql.$queryRawUnsafe<SourceRow[]>(
-      `SELECT i.id, i.name, i.description, i.category_id,
+      `SELECT i.id, i.name, i.description, i.category_id, i.created_at::text AS created_at,
               COALESCE((SELECT json_agg(json_build_object('skuCode', s.sku_code, 'specs', s.specs) ORDER BY s.id)
                           FROM skus s WHERE s.item_id = i.id), '[]') AS skus
          FROM items i WHERE i.id = ANY($1::int[])`,
@@ -82,6 +85,25 @@ export async function indexItems(sql: Sql, ids: number[]): Promise<void> {
          lookup = EXCLUDED.lookup`,
       JSON.stringify(documents.map(asColumns)),
     );
+    // The one-word index: the batch's postings replaced (arrays, one element per posting).
+    const columns = { item: [] as number[], token: [] as string[], tier: [] as number[], created: [] as string[] };
+    rows.forEach((row, k) => {
+      for (const { token, tier } of postingsOf(row.name, documents[k]!)) {
+        columns.item.push(row.id);
+        columns.token.push(token);
+        columns.tier.push(tier);
+        columns.created.push(row.created_at);
+      }
+    });
+    await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', batch);
+    await sql.$executeRawUnsafe(
+      `INSERT INTO search_postings (item_id, token, tier, created_at)
+       SELECT * FROM unnest($1::int[], $2::text[], $3::smallint[], $4::timestamptz[])`,
+      columns.item,
+      columns.token,
+      columns.tier,
+      columns.created,
+    );
   }
 }
 
@@ -99,10 +121,16 @@ export async function indexCategoryTree(sql: Sql, id: number): Promise<void> {
   );
 }
 
-/** Indexes the items that have no document; returns how many. */
+/**
+ * Indexes the items that have no document or no posting (a batch's statements outside a transaction
+ * may have stopped half-way); returns how many.
+ */
 export async function indexMissing(sql: Sql): Promise<number> {
   const rows = await sql.$queryRawUnsafe<Array<{ id: number }>>(
-    `SELECT i.id FROM items i WHERE NOT EXISTS (SELECT 1 FROM item_search_documents d WHERE d.item_id = i.id) ORDER BY i.id`,
+    `SELECT i.id FROM items i
+      WHERE NOT EXISTS (SELECT 1 FROM item_search_documents d WHERE d.item_id = i.id)
+         OR NOT EXISTS (SELECT 1 FROM search_postings p WHERE p.item_id = i.id)
+      ORDER BY i.id`,
   );
   await indexItems(
     sql,

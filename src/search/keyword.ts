@@ -13,6 +13,8 @@ export interface Spelling {
 }
 
 export interface KeywordSearch {
+  /** The keyword as typed. */
+  typed: string;
   /** The whole keyword, normalised (the name tiers compare it with the name). */
   normalised: string;
   /** `ILIKE` pattern of the keyword as typed (revision 1's rule: a substring of the name). */
@@ -40,6 +42,7 @@ export function compileKeyword(keyword: string, synonyms: SynonymIndex = new Map
   const terms = termsOf(keyword);
   const last = terms.length - 1;
   return {
+    typed: keyword,
     normalised: normalise(keyword),
     pattern: containsPattern(keyword),
     terms: terms.map((term, i) => {

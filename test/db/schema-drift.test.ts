@@ -60,6 +60,8 @@ function expectedType(f: DmmfField): string {
       return 'jsonb';
     case 'Uuid':
       return 'uuid';
+    case 'SmallInt':
+      return 'smallint';
     case undefined:
       break;
     default:

@@ -1,0 +1,21 @@
+-- The one-word index (src/search/postings.ts): per item, one posting per token a one-word keyword
+-- may be, with the relevance tier it gives the item and the item's creation time, so a page of such
+-- a search and its total come from one B-tree without visiting the items.
+CREATE TABLE "search_postings" (
+    "item_id" INTEGER NOT NULL,
+    "token" TEXT NOT NULL,
+    "tier" SMALLINT NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL,
+
+    CONSTRAINT "search_postings_pkey" PRIMARY KEY ("item_id","token")
+);
+
+-- CreateIndex
+CREATE INDEX "search_postings_token_tier_created_at_item_id_idx" ON "search_postings"("token", "tier", "created_at" DESC, "item_id" DESC);
+
+-- AddForeignKey
+ALTER TABLE "search_postings" ADD CONSTRAINT "search_postings_item_id_fkey" FOREIGN KEY ("item_id") REFERENCES "items"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Postings are written with the search documents: dropping the documents has the service write
+-- both for every item at its next start (src/setup/prepare-database.ts indexes items without one).
+DELETE FROM "item_search_documents";

@@ -1,0 +1,67 @@
+/**
+ * The one-word index (src/search/postings.ts) answers a one-word keyword alone; every other search
+ * takes the general path. Both must answer alike, so on the relevance suite's 360 items every token
+ * the index holds (up to 3 characters, then a sample of longer ones) is searched through the HTTP
+ * server both ways: as typed (the index) and with `min_price=0` added (a filter every item passes,
+ * which sends the same search down the general path). Totals, order and pages must be equal.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSuite, suiteItems } from '../../bench/relevance-suite.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await loadSuite(app.db.prisma, suiteItems());
+}, 120_000);
+afterAll(() => app.close());
+
+/** A page of a search: its total and its items' ids in order. */
+async function page(keyword: string, extra = '', limit = 40): Promise<{ total: number; ids: number[] }> {
+  const res = await app.request(`/api/v1/items?keyword=${encodeURIComponent(keyword)}&limit=${limit}${extra}`);
+  expect(res.status, `${keyword}${extra}: ${res.text}`).toBe(200);
+  return { total: res.body.total, ids: res.body.items.map((i: { id: number }) => i.id) };
+}
+
+/** Every token of the index up to 3 characters, and every 7th longer one (sorted, so the same each run). */
+async function tokens(): Promise<string[]> {
+  const rows = await app.db.sql.query<{ token: string }>(
+    'SELECT token FROM (SELECT DISTINCT token FROM search_postings) t ORDER BY token COLLATE "C"',
+  );
+  const all = rows.map((r) => r.token);
+  return all.filter((t, k) => [...t].length <= 3 || k % 7 === 0);
+}
+
+describe('the one-word index (contract §9.1 for a one-word keyword)', () => {
+  it('when any token it holds is searched, then the answer equals the general search: total, order and pages', {
+    timeout: 240_000,
+  }, async () => {
+    const list = await tokens();
+    // Latin starts and pieces, Chinese pieces, pinyin, digits: hundreds of them.
+    expect(list.length).toBeGreaterThan(300);
+    expect(list.some((t) => /\p{Script=Han}/u.test(t))).toBe(true);
+    const differing: string[] = [];
+    for (const token of list) {
+      const fast = await page(token);
+      const general = await page(token, '&min_price=0');
+      if (JSON.stringify(fast) !== JSON.stringify(general)) differing.push(token);
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it('when a one-word keyword is typed in capitals, with spaces around, or as a page beyond the first, then the same holds', async () => {
+    for (const keyword of ['TRAIL', ' boot ', 'Pao', '跑鞋', 'zzzz', 'a']) {
+      expect(await page(keyword), keyword).toEqual(await page(keyword, '&min_price=0'));
+      expect(await page(keyword, '&page=2'), keyword).toEqual(await page(keyword, '&page=2&min_price=0'));
+    }
+  });
+
+  it('when an item has lost its postings, then the one-word answer misses it and the general one does not (the index is what answers)', async () => {
+    const [id] = (await page('a', '', 100)).ids;
+    await app.db.sql.query('DELETE FROM search_postings WHERE item_id = $1', [id]);
+    // Limit 99: answers not asked for before, so none comes from the catalogue cache.
+    expect((await page('a', '&min_price=0', 99)).ids).toContain(id);
+    expect((await page('a', '', 99)).ids).not.toContain(id);
+  });
+});
