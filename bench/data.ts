@@ -149,7 +149,7 @@ export function catalogueSql(opts: {
     INSERT INTO items (name, category_id, price, stock, created_at, updated_at)
     SELECT ${itemName('i')},
            ${d + 1} + (i * 17) % ${shelves},
-           ((i * 7919) % 99999 + 100) / 100.0,
+           ((i::bigint * 7919) % 99999 + 100) / 100.0,
            (i * 31) % 500,
            ${itemTime('i')},
            ${itemTime('i')}

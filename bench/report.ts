@@ -48,7 +48,7 @@ export interface Scenario {
 
 export interface Machine {
   date: string;
-  mode: 'quick' | 'full';
+  mode: 'quick' | 'full' | 'million';
   items: number;
   cpu: string;
   cores: number;
@@ -63,9 +63,10 @@ export interface Machine {
 export interface BenchResult {
   machine: Machine;
   scenarios: Scenario[];
-  startup: { empty_ms: number; existing_ms: number };
+  /** Not measured by a `--million` run (search scenarios only). */
+  startup?: { empty_ms: number; existing_ms: number };
   /** The relevance suite (bench/relevance-suite.ts): 60 queries over 360 items. */
-  relevance: { queries: number; mrr: number; precision_at_3: number; misses: string[] };
+  relevance?: { queries: number; mrr: number; precision_at_3: number; misses: string[] };
 }
 
 export const ratio = (a: number, b: number) => Math.round((a / Math.max(1, b)) * 100) / 100;
@@ -145,13 +146,21 @@ export function notes(result: BenchResult): string {
       `  (0 = the first read sent after the write's answer showed it; otherwise until the answer of the first read showing it, polled every ${s.staleness.poll_ms} ms.)`,
     );
   }
-  const { empty_ms, existing_ms } = result.startup;
-  const m = result.machine;
   const r = result.relevance;
+  if (r) {
+    out.push(
+      `Relevance suite: ${r.queries} queries, MRR ${r.mrr.toFixed(3)}, precision@3 ${r.precision_at_3.toFixed(3)}` +
+        (r.misses.length ? `; first answer wrong for: ${r.misses.join(', ')}.` : '; every first answer right.'),
+    );
+  }
+  if (result.startup) {
+    const { empty_ms, existing_ms } = result.startup;
+    out.push(
+      `Start-up to /readyz 200 on the embedded database: empty ${empty_ms} ms, existing data ${existing_ms} ms.`,
+    );
+  }
+  const m = result.machine;
   out.push(
-    `Relevance suite: ${r.queries} queries, MRR ${r.mrr.toFixed(3)}, precision@3 ${r.precision_at_3.toFixed(3)}` +
-      (r.misses.length ? `; first answer wrong for: ${r.misses.join(', ')}.` : '; every first answer right.'),
-    `Start-up to /readyz 200 on the embedded database: empty ${empty_ms} ms, existing data ${existing_ms} ms.`,
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GiB, Node ${m.node}, PostgreSQL ${m.postgres}; ${m.date}.`,
   );
   return out.join('\n');

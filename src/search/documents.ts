@@ -86,22 +86,30 @@ export async function indexItems(sql: Sql, ids: number[]): Promise<void> {
       JSON.stringify(documents.map(asColumns)),
     );
     // The one-word index: the batch's postings replaced (arrays, one element per posting).
-    const columns = { item: [] as number[], token: [] as string[], tier: [] as number[], created: [] as string[] };
+    const columns = {
+      item: [] as number[],
+      token: [] as string[],
+      tier: [] as number[],
+      inName: [] as boolean[],
+      created: [] as string[],
+    };
     rows.forEach((row, k) => {
-      for (const { token, tier } of postingsOf(row.name, documents[k]!)) {
+      for (const { token, tier, inName } of postingsOf(row.name, documents[k]!)) {
         columns.item.push(row.id);
         columns.token.push(token);
         columns.tier.push(tier);
+        columns.inName.push(inName);
         columns.created.push(row.created_at);
       }
     });
     await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', batch);
     await sql.$executeRawUnsafe(
-      `INSERT INTO search_postings (item_id, token, tier, created_at)
-       SELECT * FROM unnest($1::int[], $2::text[], $3::smallint[], $4::timestamptz[])`,
+      `INSERT INTO search_postings (item_id, token, tier, in_name, created_at)
+       SELECT * FROM unnest($1::int[], $2::text[], $3::smallint[], $4::boolean[], $5::timestamptz[])`,
       columns.item,
       columns.token,
       columns.tier,
+      columns.inName,
       columns.created,
     );
   }

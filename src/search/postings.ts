@@ -14,7 +14,7 @@
  */
 import type { SearchDocument } from './document.ts';
 import type { KeywordSearch } from './keyword.ts';
-import { TIER } from './keyword-sql.ts';
+import { PINYIN, TIER } from './keyword-sql.ts';
 import { hanRunsOf } from './text.ts';
 
 /** The longest token: a longer keyword is rare and selective, and takes the general path. */
@@ -23,6 +23,8 @@ export const MAX_TOKEN = 12;
 export interface Posting {
   token: string;
   tier: number;
+  /** A word of the name or of its pinyin starts with the token, or the name's text holds it (Chinese). */
+  inName: boolean;
 }
 
 /** Letters and digits a keyword of the one-word index may hold, besides Chinese characters. */
@@ -59,9 +61,9 @@ export function postingsOf(name: string, document: SearchDocument): Posting[] {
   // A word term is found where a word starts with it, literally or by pinyin (keyword-sql.ts atomTier).
   const wordFields: Array<[string, number]> = [
     [document.nameWords, TIER.name],
-    [document.namePinyin, TIER.name + 5],
+    [document.namePinyin, TIER.name + PINYIN],
     [document.categoryWords, TIER.category],
-    [document.categoryPinyin, TIER.category + 5],
+    [document.categoryPinyin, TIER.category + PINYIN],
     [document.skuWords, TIER.sku],
     [document.descriptionWords, TIER.description],
   ];
@@ -89,7 +91,11 @@ export function postingsOf(name: string, document: SearchDocument): Posting[] {
         : text.includes(token)
           ? TIER.contains
           : (fieldTier.get(token) ?? TIER.contains + 5);
-  return [...new Set([...fieldTier.keys(), ...inName])].map((token) => ({ token, tier: tierOf(token) }));
+  return [...new Set([...fieldTier.keys(), ...inName])].map((token) => ({
+    token,
+    tier: tierOf(token),
+    inName: (fieldTier.get(token) ?? Number.POSITIVE_INFINITY) <= TIER.name + PINYIN,
+  }));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, matchingItems } from './item-query.ts';
 import { compileKeyword } from './keyword.ts';
 import { PINYIN, TIER } from './keyword-sql.ts';
+import { oneWordToken } from './postings.ts';
 import { hasHan, normalise, pinyinWordsOf, type Term, wordsOf } from './text.ts';
 
 export interface Suggestion {
@@ -54,7 +55,12 @@ function categoryMatch(form: NameForm, terms: Term[]): 0 | 1 | undefined {
   return grade;
 }
 
-export async function findSuggestions(sql: SqlReader, q: string, limit: number): Promise<Suggestion[]> {
+export async function findSuggestions(
+  sql: SqlReader,
+  q: string,
+  limit: number,
+  { oneWordIndex = true } = {},
+): Promise<Suggestion[]> {
   // Compiled once: its terms (each term's own spelling) serve the categories, the SQL the items.
   const search = compileKeyword(q);
   const terms: Term[] = search.terms.map(([own]) => own!.atoms[0]!);
@@ -71,6 +77,20 @@ export async function findSuggestions(sql: SqlReader, q: string, limit: number):
   const room = limit - matched.length;
   if (room === 0) return matched;
 
+  // The general path is kept for every other `q`, and for tests to compare the two.
+  const token = oneWordIndex ? oneWordToken(search) : undefined;
+  if (token !== undefined) {
+    // One word typed (the commonest case while typing): the one-word index holds each name's rank.
+    const rows = await sql.query<{ id: number; name: string }>(
+      `SELECT i.id, i.name
+         FROM (SELECT item_id, tier, created_at FROM search_postings WHERE token = $1 AND in_name
+                ORDER BY tier, created_at DESC, item_id DESC LIMIT ${room}) p
+         JOIN items i ON i.id = p.item_id
+        ORDER BY p.tier, p.created_at DESC, p.item_id DESC`,
+      [token],
+    );
+    return [...matched, ...rows.map((r): Suggestion => ({ text: r.name, kind: 'item', id: r.id }))];
+  }
   const query = compileItemQuery({ search });
   const keyword = query.keyword!;
   const { rank, span, first } = keyword.relevance();

@@ -3,10 +3,12 @@
  * takes the general path. Both must answer alike, so on the relevance suite's 360 items every token
  * the index holds (up to 3 characters, then a sample of longer ones) is searched through the HTTP
  * server both ways: as typed (the index) and with `min_price=0` added (a filter every item passes,
- * which sends the same search down the general path). Totals, order and pages must be equal.
+ * which sends the same search down the general path). Totals, order and pages must be equal; and
+ * each token's suggestions (REST) must be those of the general path (src/search/suggestions.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSuite, suiteItems } from '../../bench/relevance-suite.ts';
+import { findSuggestions } from '../../src/search/suggestions.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let app: TestApp;
@@ -46,6 +48,19 @@ describe('the one-word index (contract §9.1 for a one-word keyword)', () => {
       const fast = await page(token);
       const general = await page(token, '&min_price=0');
       if (JSON.stringify(fast) !== JSON.stringify(general)) differing.push(token);
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it('when any token it holds is typed for suggestions, then they equal the general path’s', {
+    timeout: 240_000,
+  }, async () => {
+    const differing: string[] = [];
+    for (const token of await tokens()) {
+      const res = await app.request(`/api/v1/search/suggestions?q=${encodeURIComponent(token)}&limit=20`);
+      expect(res.status, token).toBe(200);
+      const general = await findSuggestions(app.db.sql, token, 20, { oneWordIndex: false });
+      if (JSON.stringify(res.body.suggestions) !== JSON.stringify(general)) differing.push(token);
     }
     expect(differing).toEqual([]);
   });

@@ -1,10 +1,12 @@
 -- The one-word index (src/search/postings.ts): per item, one posting per token a one-word keyword
--- may be, with the relevance tier it gives the item and the item's creation time, so a page of such
--- a search and its total come from one B-tree without visiting the items.
+-- may be, with the relevance tier it gives the item, whether a word of the name (or its pinyin)
+-- starts with it (what suggestions offer), and the item's creation time, so a page of such a search
+-- and its total come from one B-tree without visiting the items.
 CREATE TABLE "search_postings" (
     "item_id" INTEGER NOT NULL,
     "token" TEXT NOT NULL,
     "tier" SMALLINT NOT NULL,
+    "in_name" BOOLEAN NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL,
 
     CONSTRAINT "search_postings_pkey" PRIMARY KEY ("item_id","token")
