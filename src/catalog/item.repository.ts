@@ -115,9 +115,11 @@ function oneWordSearch(filter: ItemFilter, sort: ItemSort): string | undefined {
 /**
  * The statement of one page (`$1` limit, `$2` offset) and — unless `withTotal` is false — the number
  * of matching items, answering `total` and `items` (the JSON array of `itemJson` over `i` and its
- * category `c`). With a keyword every match is visited once anyway (to rank it, or to check it), so
- * the matches are gathered once and both the count and the page are taken from them; without one,
- * the page walks its order's index and stops, and the count is its own cheap scan. The floor
+ * category `c`). A one-word keyword alone is answered from the one-word index (search/postings.ts):
+ * the page walks the token's first entries and the total counts them, without visiting the items.
+ * With another keyword every match is visited once anyway (to rank it, or to check it), so the
+ * matches are gathered once and both the count and the page are taken from them; without one, the
+ * page walks its order's index and stops, and the count is its own cheap scan. The floor
  * (bench/floor.ts) answers with this same statement.
  */
 export function pageSql(
@@ -128,39 +130,40 @@ export function pageSql(
   itemJson: string,
   withTotal = true,
 ): { text: string; params: unknown[] } {
+  /** `source` yields the matches' keys (item id in `id`) as `alias`; the page is cut from it in `order`. */
+  const page = (source: string, alias: string, order: (t: string) => string, count: string, id = 'id') => `
+     SELECT ${withTotal ? count : 'NULL::int'} AS total,
+            (SELECT COALESCE(json_agg(${itemJson} ORDER BY ${order('p')}), '[]')::text
+               FROM (${source} ORDER BY ${order(alias)} LIMIT $1 OFFSET $2) p
+               JOIN items i ON i.id = p.${id} JOIN categories c ON c.id = i.category_id) AS items`;
   const token = oneWordSearch(filter, sort);
   if (token !== undefined) {
-    // The one-word index (search/postings.ts): the page walks the token's first entries, the total
-    // counts them; the items are visited only for the page.
     const postings = 'FROM search_postings WHERE token = $3';
+    const order = (t: string) => `${t}.tier, ${t}.created_at DESC, ${t}.item_id DESC`;
     return {
-      text: `
-     SELECT ${withTotal ? `(SELECT count(*)::int ${postings})` : 'NULL::int'} AS total,
-            (SELECT COALESCE(json_agg(${itemJson} ORDER BY p.tier, p.created_at DESC, p.item_id DESC), '[]')::text
-               FROM (SELECT item_id, tier, created_at ${postings} ORDER BY tier, created_at DESC, item_id DESC
-                      LIMIT $1 OFFSET $2) p
-               JOIN items i ON i.id = p.item_id JOIN categories c ON c.id = i.category_id) AS items`,
+      text: page(
+        `SELECT item_id, tier, created_at ${postings}`,
+        'search_postings',
+        order,
+        `(SELECT count(*)::int ${postings})`,
+        'item_id',
+      ),
       params: [limit, offset, token],
     };
   }
   const query = compileItemQuery(filter, [limit, offset]);
   const from = matchingItems(query);
   const { keys, order } = pageOrder(query, sort);
-  // `source` yields the matches' keys as `alias`; the page is cut from it in `order`.
-  const page = (source: string, alias: string, count: string) => `
-     SELECT ${withTotal ? count : 'NULL::int'} AS total,
-            (SELECT COALESCE(json_agg(${itemJson} ORDER BY ${order('p')}), '[]')::text
-               FROM (${source} ORDER BY ${order(alias)} LIMIT $1 OFFSET $2) p
-               JOIN items i ON i.id = p.id JOIN categories c ON c.id = i.category_id) AS items`;
   if (!query.keyword) {
+    const count = `(SELECT count(*)::int ${from})`;
     return {
-      text: `${withClause(query)} ${page(`SELECT ${SORT_COLUMNS} ${from}`, 'i', `(SELECT count(*)::int ${from})`)}`,
+      text: `${withClause(query)} ${page(`SELECT ${SORT_COLUMNS} ${from}`, 'i', order, count)}`,
       params: query.params,
     };
   }
   const hits = `hits AS MATERIALIZED (SELECT ${SORT_COLUMNS}${keys} ${from})`;
   return {
-    text: `${withClause(query, [hits])} ${page('SELECT * FROM hits', 'hits', '(SELECT count(*)::int FROM hits)')}`,
+    text: `${withClause(query, [hits])} ${page('SELECT * FROM hits', 'hits', order, '(SELECT count(*)::int FROM hits)')}`,
     params: query.params,
   };
 }
