@@ -13,6 +13,7 @@
  */
 import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, type ItemFilter, matchingItems, someSku, withClause } from './item-query.ts';
+import { oneWordToken } from './postings.ts';
 
 export interface Facets {
   categories: Array<{ id: number; name: string; parentId: number | null; count: number }>;
@@ -30,18 +31,24 @@ const TOP_SPEC_VALUES = 20;
 const WIDTHS = Array.from({ length: 13 }, (_, e) => [1, 2, 5].map((m) => `${m}e${e - 2}`)).flat();
 
 export async function findFacets(sql: SqlReader, filter: ItemFilter): Promise<Facets> {
-  const query = compileItemQuery(filter);
+  // A one-word keyword's items come from the one-word index (search/postings.ts), not its SQL.
+  const token = filter.search && oneWordToken(filter.search);
+  const query = compileItemQuery(token === undefined ? filter : { ...filter, search: undefined });
   const { p } = query;
   const flag = (condition: string | undefined) => condition ?? 'true';
   const allSpecs = someSku(query.specs.map((f) => f.onSku));
   // The other names' conditions on the same SKU, for a spec entry named `e.key`.
   const otherSpecs = query.specs.map((f) => `(lower(btrim(e.key)) = lower(btrim(${p(f.name)})) OR ${f.onSku})`);
+  const matched =
+    token === undefined
+      ? matchingItems(query, { keywordOnly: true })
+      : `FROM search_postings sp JOIN items i ON i.id = sp.item_id WHERE sp.token = ${p(token)}`;
   const ctes = [
     `m AS MATERIALIZED (
        SELECT i.id, i.category_id, i.price, i.stock,
               ${flag(query.category)} AS c_ok, ${flag(query.price)} AS p_ok, ${flag(query.stock)} AS s_ok,
               ${flag(allSpecs)} AS sp_ok
-         ${matchingItems(query, { keywordOnly: true })})`,
+         ${matched})`,
     `closure AS (SELECT id AS anc, id AS des FROM categories
                  UNION ALL SELECT cl.anc, c.id FROM closure cl JOIN categories c ON c.parent_id = cl.des)`,
     `bounds AS (SELECT min(price) AS lo, max(price) AS hi FROM m WHERE c_ok AND s_ok AND sp_ok)`,
