@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findItemPage } from '../../src/catalog/item.repository.ts';
 import type { Database } from '../../src/db/database.ts';
 import { applyMigrations, type Migration, MigrationError, readMigrations } from '../../src/db/migrate.ts';
+import { indexMissing } from '../../src/search/documents.ts';
+import { compileKeyword } from '../../src/search/keyword.ts';
 import { openTestDatabase } from '../helpers/test-database.ts';
 
 let db: Database & { dispose(): Promise<void> };
@@ -120,5 +123,31 @@ describe('the operator-trust migration on existing data (contract §10)', () => 
       `SELECT role::text AS role FROM admins WHERE username = 'new-one'`,
     );
     expect(fresh!.role).toBe('viewer');
+  });
+
+  it('when a shop from before the one-word index is migrated, then its documents stay until its items are indexed, and one-word search then finds them', async () => {
+    const migrations = await readMigrations();
+    const at = migrations.findIndex((m) => m.name.endsWith('_one_word_index'));
+    expect(at).toBeGreaterThan(0);
+    await applyMigrations(db.sql, migrations.slice(0, at));
+    await db.sql.exec(`
+      INSERT INTO categories (name, updated_at) VALUES ('Footwear', now());
+      INSERT INTO items (name, category_id, price, stock, updated_at)
+        SELECT 'Trail Runner 跑鞋', id, 99, 1, now() FROM categories;
+      INSERT INTO item_search_documents (item_id, name_text, name_words, name_pinyin, category_text, category_words,
+                                         category_pinyin, sku_text, sku_words, description_text, description_words, lookup)
+        SELECT id, 'old', ' old ', ' ', '', ' ', ' ', '', ' ', '', ' ', '{old}' FROM items;`);
+    await applyMigrations(db.sql, migrations);
+    // The migration only adds the table: an instance of the previous version still finds what it found.
+    expect(await db.sql.query('SELECT name_text FROM item_search_documents')).toEqual([{ name_text: 'old' }]);
+    // The service's start indexes items without postings (src/setup/prepare-database.ts).
+    expect(await indexMissing(db.prisma)).toBe(1);
+    for (const keyword of ['trail', '跑鞋', 'paoxie']) {
+      const page = await findItemPage(db.sql, { search: compileKeyword(keyword) }, 'relevance', 20, 0);
+      expect(
+        page.items.map((i) => i.name),
+        keyword,
+      ).toEqual(['Trail Runner 跑鞋']);
+    }
   });
 });

@@ -18,6 +18,6 @@ CREATE INDEX "search_postings_token_tier_created_at_item_id_idx" ON "search_post
 -- AddForeignKey
 ALTER TABLE "search_postings" ADD CONSTRAINT "search_postings_item_id_fkey" FOREIGN KEY ("item_id") REFERENCES "items"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- Postings are written with the search documents: dropping the documents has the service write
--- both for every item at its next start (src/setup/prepare-database.ts indexes items without one).
-DELETE FROM "item_search_documents";
+-- Items that exist before this migration get their postings when the service starts
+-- (src/setup/prepare-database.ts indexes every item without them); until then the documents stay,
+-- so an instance of the previous version keeps searching during a rolling start.
