@@ -32,7 +32,7 @@ const LATIN_TOKEN = /^[a-z0-9]+$/;
 const HAN_TOKEN = /^\p{Script=Han}+$/u;
 const LATIN_RUNS = /[a-z0-9]+/g;
 
-/** `f(start, end)` for every piece of `text` of 1..MAX_TOKEN characters. */
+/** `add`s every piece of `text` of 1..MAX_TOKEN characters. */
 function pieces(text: string, add: (piece: string) => void): void {
   const chars = [...text];
   for (let i = 0; i < chars.length; i++) {
@@ -40,7 +40,7 @@ function pieces(text: string, add: (piece: string) => void): void {
   }
 }
 
-/** Every start of 1..MAX_TOKEN characters of `word`. */
+/** `add`s every start of `word` of 1..MAX_TOKEN characters. */
 function starts(word: string, add: (start: string) => void): void {
   const chars = [...word];
   for (let n = 1; n <= Math.min(MAX_TOKEN, chars.length); n++) add(chars.slice(0, n).join(''));
@@ -79,8 +79,8 @@ export function postingsOf(name: string, document: SearchDocument): Posting[] {
   // The revision-1 rule: the name holds the keyword anywhere (`ack` in `Backpack`). Found only so,
   // an item ranks by the name tiers below, or just after them when the normalised name does not
   // show the keyword (keyword-sql.ts: COALESCE(…, contains + 5)).
-  const inName = new Set<string>();
-  for (const run of name.toLowerCase().match(LATIN_RUNS) ?? []) pieces(run, (piece) => inName.add(piece));
+  const inWrittenName = new Set<string>();
+  for (const run of name.toLowerCase().match(LATIN_RUNS) ?? []) pieces(run, (piece) => inWrittenName.add(piece));
 
   const text = document.nameText;
   const tierOf = (token: string) =>
@@ -91,7 +91,7 @@ export function postingsOf(name: string, document: SearchDocument): Posting[] {
         : text.includes(token)
           ? TIER.contains
           : (fieldTier.get(token) ?? TIER.contains + 5);
-  return [...new Set([...fieldTier.keys(), ...inName])].map((token) => ({
+  return [...new Set([...fieldTier.keys(), ...inWrittenName])].map((token) => ({
     token,
     tier: tierOf(token),
     inName: (fieldTier.get(token) ?? Number.POSITIVE_INFINITY) <= TIER.name + PINYIN,
