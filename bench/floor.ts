@@ -127,10 +127,15 @@ export function startFloor(url: string, port: number, poolSize = 10) {
           inStock: inStock === 'true' ? true : undefined,
         };
         const list = pageSql(filter, sort as ItemSort, limit, (page - 1) * limit, ITEM_JSON('i'));
-        const [{ rows }, counts] = await Promise.all([
+        // Both settle before either's failure is answered: a rejection left unobserved would end the process.
+        const [paged, faceted] = await Promise.allSettled([
           pool.query(list.text, list.params),
           facets === 'true' ? findFacets(reader, filter) : undefined,
         ]);
+        if (paged.status === 'rejected') throw paged.reason;
+        if (faceted.status === 'rejected') throw faceted.reason;
+        const { rows } = paged.value;
+        const counts = faceted.value;
         const { total, items } = rows[0];
         const tail = counts ? `,"facets":${JSON.stringify(restFacets(counts))}` : '';
         return send(
