@@ -8,7 +8,7 @@
  */
 import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, type ItemFilter, type ItemQuery, matchingItems, withClause } from '../search/item-query.ts';
-import { oneWordToken } from '../search/postings.ts';
+import { oneWordToken, postingOrder } from '../search/postings.ts';
 import type { ItemSort } from './item.schema.ts';
 
 /** A category as answers show it. */
@@ -139,12 +139,11 @@ export function pageSql(
   const token = oneWordSearch(filter, sort);
   if (token !== undefined) {
     const postings = 'FROM search_postings WHERE token = $3';
-    const order = (t: string) => `${t}.tier, ${t}.created_at DESC, ${t}.item_id DESC`;
     return {
       text: page(
         `SELECT item_id, tier, created_at ${postings}`,
         'search_postings',
-        order,
+        postingOrder,
         `(SELECT count(*)::int ${postings})`,
         'item_id',
       ),

@@ -17,6 +17,9 @@ import type { KeywordSearch } from './keyword.ts';
 import { PINYIN, TIER } from './keyword-sql.ts';
 import { hanRunsOf } from './text.ts';
 
+/** The one-word index's order over postings `t`: best tier, then newest (contract §9.1's ties). */
+export const postingOrder = (t: string) => `${t}.tier, ${t}.created_at DESC, ${t}.item_id DESC`;
+
 /** The longest token: a longer keyword is rare and selective, and takes the general path. */
 export const MAX_TOKEN = 12;
 

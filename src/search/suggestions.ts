@@ -6,9 +6,9 @@
  */
 import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, matchingItems } from './item-query.ts';
-import { compileKeyword } from './keyword.ts';
+import { compileKeyword, type KeywordSearch } from './keyword.ts';
 import { PINYIN, TIER } from './keyword-sql.ts';
-import { oneWordToken } from './postings.ts';
+import { oneWordToken, postingOrder } from './postings.ts';
 import { hasHan, normalise, pinyinWordsOf, type Term, wordsOf } from './text.ts';
 
 export interface Suggestion {
@@ -77,29 +77,38 @@ export async function findSuggestions(
   const room = limit - matched.length;
   if (room === 0) return matched;
 
+  const items = await itemNames(sql, search, terms, room, oneWordIndex);
+  return [...matched, ...items.map((r): Suggestion => ({ text: r.name, kind: 'item', id: r.id }))];
+}
+
+/** Up to `room` items whose name holds every term, by relevance (§9.1). */
+function itemNames(
+  sql: SqlReader,
+  search: KeywordSearch,
+  terms: Term[],
+  room: number,
+  oneWordIndex: boolean,
+): Promise<Array<{ id: number; name: string }>> {
   // The general path is kept for every other `q`, and for tests to compare the two.
   const token = oneWordIndex ? oneWordToken(search) : undefined;
   if (token !== undefined) {
     // One word typed (the commonest case while typing): the one-word index holds each name's rank.
-    const rows = await sql.query<{ id: number; name: string }>(
+    return sql.query(
       `SELECT i.id, i.name
          FROM (SELECT item_id, tier, created_at FROM search_postings WHERE token = $1 AND in_name
-                ORDER BY tier, created_at DESC, item_id DESC LIMIT ${room}) p
+                ORDER BY ${postingOrder('search_postings')} LIMIT ${room}) p
          JOIN items i ON i.id = p.item_id
-        ORDER BY p.tier, p.created_at DESC, p.item_id DESC`,
+        ORDER BY ${postingOrder('p')}`,
       [token],
     );
-    return [...matched, ...rows.map((r): Suggestion => ({ text: r.name, kind: 'item', id: r.id }))];
   }
   const query = compileItemQuery({ search });
-  const keyword = query.keyword!;
-  const { rank, span, first } = keyword.relevance();
+  const { rank, span, first } = query.keyword!.relevance();
   // In the name: every term's tier is the name's, literal or by pinyin.
   const inName = terms.map((_, k) => `t.t${k} <= ${TIER.name + PINYIN}`).join(' AND ');
-  const rows = await sql.query<{ id: number; name: string }>(
+  return sql.query(
     `SELECT i.id, i.name ${matchingItems(query)} AND ${inName}
       ORDER BY ${rank}, ${span}, ${first}, i.created_at DESC, i.id DESC LIMIT ${room}`,
     query.params,
   );
-  return [...matched, ...rows.map((r): Suggestion => ({ text: r.name, kind: 'item', id: r.id }))];
 }
