@@ -119,6 +119,7 @@ describe('GET /api/v1/items/{id}', () => {
     });
     expect((await getItem(doomed.id)).status).toBe(200);
     await app.db.prisma.item.delete({ where: { id: doomed.id } });
+    await app.catalogNotificationsHeard();
     expectProblem(await getItem(doomed.id), 404, 'NOT_FOUND');
 
     const alsoDoomed = await makeItem(app, { categoryId: parent.id, name: 'Also doomed' });

@@ -466,6 +466,7 @@ describe('deleted items', () => {
     expect(idsOf(await listItems({ category_id: cat.id }))).toEqual([gone.id, keep.id]);
 
     await app.db.prisma.item.delete({ where: { id: gone.id } });
+    await app.catalogNotificationsHeard();
     const after = await listItems({ category_id: cat.id });
     expect(after.body).toMatchObject({ total: 1, total_pages: 1 });
     expect(idsOf(after)).toEqual([keep.id]);

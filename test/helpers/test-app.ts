@@ -3,6 +3,7 @@
  * it, and offers a small fetch-based client for the tests.
  */
 import { buildApp } from '../../src/app.ts';
+import { CATALOG_CHANNEL } from '../../src/catalog/catalog-cache.ts';
 import { type Config, loadConfig } from '../../src/config/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { schema } from '../../src/graphql/schema.ts';
@@ -53,6 +54,12 @@ export interface TestApp {
   services: Services;
   request<T = any>(path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, opts?: RequestOptions): Promise<ApiResponse<T>>;
+  /**
+   * Resolves once this app has heard every catalogue notification sent before the call (a write made
+   * behind the service's back, or a late one from a set-up write): PostgreSQL delivers notifications in
+   * order, so a marker of its own heard means the earlier ones were too.
+   */
+  catalogNotificationsHeard(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -102,6 +109,15 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     request,
     graphql: (query, variables, opts = {}) =>
       request('/graphql', { ...opts, method: 'POST', body: { query, variables } }),
+    catalogNotificationsHeard: async () => {
+      const cache = services.catalogCache;
+      const before = cache.generation;
+      await db.sql.query(`SELECT pg_notify('${CATALOG_CHANNEL}', 'test')`);
+      for (const until = Date.now() + 5000; cache.generation === before && Date.now() < until; ) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      if (cache.generation === before) throw new Error('the catalogue notification did not arrive within 5 s');
+    },
     close: async () => {
       server.closeAllConnections();
       server.close();

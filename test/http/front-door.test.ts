@@ -61,23 +61,9 @@ const comparable = ({ status, headers, body }: RawAnswer) => {
 
 const requestLines = (requestId: string) => lines.filter((l) => l.msg === 'request' && l.request_id === requestId);
 
-/**
- * Empties the cache by a notification and waits for it to arrive: notifications arrive in order, so
- * none sent before (the set-up's writes) can arrive later and empty the cache between a miss and its hit.
- */
-async function emptiedCache(): Promise<void> {
-  const cache = app.services.catalogCache;
-  const before = cache.generation;
-  await app.db.sql.query(`SELECT pg_notify('shop_catalog', 'test')`);
-  for (const until = Date.now() + 5000; cache.generation === before && Date.now() < until; ) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  expect(cache.generation, 'the notification arrived').not.toBe(before);
-}
-
 /** Sends the same request twice: the first fills the cache (Express), the second is served from it (the door). */
 async function missThenHit(method: string, path: string, headers: Record<string, string>) {
-  await emptiedCache();
+  await app.catalogNotificationsHeard();
   lookups.length = 0;
   const miss = await send(method, path, { ...headers, 'x-request-id': 'door-miss' });
   const hit = await send(method, path, { ...headers, 'x-request-id': 'door-hit' });
