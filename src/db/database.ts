@@ -3,6 +3,7 @@
  * a real PostgreSQL through `pg` when DATABASE_URL is set. Both get the same generated Prisma
  * client and the same migrations; `sql` runs raw, multi-statement scripts (migrations, seeds).
  */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -10,6 +11,7 @@ import { PrismaClient, type Prisma as PrismaNamespace } from '../generated/prism
 import type { PoolUsage } from '../observability/metrics.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { listenPostgres, type NotificationHandlers } from './pg-listen.ts';
+import { keepInitdbTemplate, readInitdbTemplate } from './pglite-template.ts';
 
 export type { NotificationHandlers } from './pg-listen.ts';
 
@@ -222,11 +224,16 @@ async function openPglite({
     import('@electric-sql/pglite/contrib/pg_trgm'),
     import('pglite-prisma-adapter'),
   ]);
-  // From a snapshot PGlite skips its initdb: about 1 s instead of 3–4 s on the test machine.
-  const db = await PGlite.create(dataDir ? join(dataDir, 'pglite') : 'memory://', {
+  const files = dataDir ? join(dataDir, 'pglite') : undefined;
+  // A new database loads an archive instead of running initdb (about 1 s instead of 4–5): the given
+  // snapshot (tests, in memory), else the kept initdb of this PGlite installation (pglite-template.ts).
+  const fresh = !files || !existsSync(join(files, 'PG_VERSION'));
+  const archive = fresh ? (!files && snapshot) || (await readInitdbTemplate()) : undefined;
+  const db = await PGlite.create(files ?? 'memory://', {
     extensions: { pg_trgm },
-    ...(snapshot && !dataDir ? { loadDataDir: snapshot } : {}),
+    ...(archive ? { loadDataDir: archive } : {}),
   });
+  if (fresh && !archive) await keepInitdbTemplate(() => db.dumpDataDir('none'));
   const statements = { n: 0 };
   countCalls(db, 'query', statements);
   const observers = new StatementObservers();
