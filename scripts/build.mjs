@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Bundles the service's TypeScript into dist/ (one ESM file per entry point, dependencies left in
-// node_modules). `npm start` runs the bundle with plain Node: no TypeScript loader thread at run
-// time, which measured ~2 s less start-up and ~50 MB less memory than `node --import tsx`.
+// Bundles the service's TypeScript into dist/ (one ESM file per entry point) with its pure-JavaScript
+// dependencies. `npm start` runs the bundle with plain Node: no TypeScript loader thread at run time,
+// which measured ~2 s less start-up and ~50 MB less memory than `node --import tsx`; and Node's module
+// loader resolves, reads and compiles a few files instead of ~700 (importing the app: 1.1 s → 0.66 s).
 // Runs after install and before every `npm start` and `npm run cli` (about half a second), so dist/
 // never goes stale.
 import { readdirSync, rmSync } from 'node:fs';
@@ -19,7 +20,22 @@ const result = await build({
   // primary (src/process/supervise.ts) never loads the app.
   splitting: true,
   target: 'node20',
-  packages: 'external',
+  // Left in node_modules: what loads files of its own at run time (native addons, WebAssembly,
+  // pino's transport threads), and pg, which @prisma/adapter-pg (external) shares with us.
+  external: [
+    '@node-rs/*',
+    '@electric-sql/pglite',
+    '@electric-sql/pglite/*',
+    'pglite-prisma-adapter',
+    '@prisma/*',
+    'pg',
+    'pino',
+    'pino-pretty',
+  ],
+  // Bundled CommonJS packages require Node's built-ins; an ES module has no `require` of its own.
+  banner: {
+    js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+  },
   sourcemap: 'linked',
   logLevel: 'warning',
   metafile: true,

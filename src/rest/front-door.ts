@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
+import { LRUCache } from 'lru-cache';
 import { validateFieldArgs } from '../graphql/field-guards.ts';
 import { beginAnswer, observeAnswer, setSecurityHeaders } from '../http/answer-rules.ts';
 import type { Cors } from '../http/cors.ts';
@@ -38,11 +39,19 @@ interface Door {
   params: string[];
 }
 
-/** A public read the door recognised: its route and what the route reads of the request. */
-interface Visit {
-  route: CompiledRoute;
-  input: RestInput;
-}
+/**
+ * A public read the door recognised: its route, and either its answer's key (a request line seen
+ * before) or what the route reads of the request, to be validated into that key.
+ */
+type Visit = { route: CompiledRoute; url: string } & ({ key: string } | { input: RestInput });
+
+/**
+ * Request lines (`/api/v1/items?page=2`) whose arguments were validated before, with their answer
+ * key: the same line always validates to the same arguments (public reads read nothing else of the
+ * request), so a repeated one skips parsing and validation. Bounded in entries and line length.
+ */
+const KNOWN_LINES = 10_000;
+const KNOWN_LINE_LENGTH = 512;
 
 // The validation plugin's mappers take a context but never read it for these reads (no scopes).
 const NO_CONTEXT = {} as RequestContext;
@@ -63,12 +72,16 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
       return { route, params, pattern: new RegExp(`^${source}$`) };
     });
 
+  const keys = new LRUCache<string, { route: CompiledRoute; key: string }>({ max: KNOWN_LINES });
+
   return {
     recognise(req) {
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !deps.answers.enabled) return undefined;
       // An HTTP/1.1 request without Host is refused by the app (problem+json), not served here.
       if (req.httpVersionMinor >= 1 && req.headers.host === undefined) return undefined;
       const url = req.url ?? '/';
+      const known = keys.get(url);
+      if (known) return { ...known, url };
       const queryAt = url.indexOf('?');
       const path = queryAt >= 0 ? url.slice(0, queryAt) : url;
       for (const door of doors) {
@@ -85,19 +98,28 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
         // Express's `simple` query parser is node:querystring.
         const query = queryAt >= 0 ? (parseQuery(url.slice(queryAt + 1)) as Record<string, unknown>) : {};
         const input: RestInput = { query, params, header: (name) => headerOf(req, name) };
-        return { route: door.route, input };
+        return { route: door.route, url, input };
       }
       return undefined;
     },
 
-    async serve({ route, input }, req, res) {
+    async serve(visit, req, res) {
+      const { route } = visit;
       let key: string;
-      try {
-        // The same arguments — defaults, trimming, every rule — as the runner validates (rest/run.ts).
-        const args = await validateFieldArgs(route.field, argumentsOf(route, variablesOf(route, input)), NO_CONTEXT);
-        key = answerKey(route, args);
-      } catch {
-        return false; // refused input: the app names every problem
+      if ('key' in visit) key = visit.key;
+      else {
+        try {
+          // The same arguments — defaults, trimming, every rule — as the runner validates (rest/run.ts).
+          const args = await validateFieldArgs(
+            route.field,
+            argumentsOf(route, variablesOf(route, visit.input)),
+            NO_CONTEXT,
+          );
+          key = answerKey(route, args);
+        } catch {
+          return false; // refused input: the app names every problem
+        }
+        if (visit.url.length <= KNOWN_LINE_LENGTH) keys.set(visit.url, { route, key });
       }
       const answer = deps.answers.answer(key, { countMiss: false });
       if (!answer) return false;
