@@ -14,7 +14,6 @@ import { createLogger } from '../logger.ts';
 import { primaryClusterMetrics } from '../observability/cluster-metrics.ts';
 import { listenForMetrics } from '../observability/metrics-endpoint.ts';
 import { bindListener, SERVING, STOP_ACCEPTING, STOPPED_ACCEPTING, shareListener } from './shared-listener.ts';
-import { workerExecArgv } from './worker-heap.ts';
 
 /** A worker that dies within this long of its start counts as a crash loop: replacements slow down. */
 const HEALTHY_AFTER_MS = 10_000;
@@ -38,7 +37,6 @@ export async function supervise(config: Config): Promise<void> {
   let stopping = false;
   let restartDelay = 0;
 
-  cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) });
   const fork = (): Worker => {
     const worker = cluster.fork();
     startedAt.set(worker.id, Date.now());
