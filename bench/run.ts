@@ -9,7 +9,7 @@
  *    same uncached floor (`--quick`: detail_hot and categories only).
  * 3. mixed: two cached instances under detail_hot while an admin writes (bench/mixed.ts).
  * 4. workers: detail, cache off, at WORKERS=1 and WORKERS=2.
- * Then the start-up time on the embedded database.
+ * Then the start-up time on the embedded database and the relevance suite's scores (not in quick mode).
  */
 import { join } from 'node:path';
 import { ensureBenchCustomer, prepareBenchData } from './data.ts';
@@ -164,6 +164,9 @@ async function main(): Promise<void> {
     workers_ratio: ratio(two.rps, one.rps),
   });
 
+  // Quick mode (the test suite's) leaves these two out: the suite runs both itself
+  // (test/server/start.test.ts, test/search/relevance.test.ts), and CI's time is better spent there.
+  if (quick) return finish(startedAt, scenarios);
   log('start-up on the embedded database');
   const startup = await startupTimes();
   log('relevance suite');

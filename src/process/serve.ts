@@ -61,15 +61,19 @@ export async function serve(config: Config, { prepare }: ServeOptions): Promise<
     : () => runtime.metrics.registry.metrics();
   const app = buildApp({ runtime, schema, routes: restRoutes, isShuttingDown: () => shuttingDown, metricsText });
   const http = createHttpServer(app, { keepAliveTimeoutMs: config.keepAliveTimeoutMs });
-  // Warmed through an app of its own, with a silent log and metrics of its own: the warm-up's
-  // requests are not the traffic the log and /metrics report (the code, the caches and Prisma are shared).
-  const rehearsal = buildApp({
-    runtime: { ...runtime, log: createLogger('silent'), metrics: createMetrics({ processMetrics: false }) },
-    schema,
-    routes: restRoutes,
-  });
-  const warm = await warmUp(rehearsal, db);
-  log.info({ warm_up_requests: warm.requests, warm_up_ms: warm.ms }, 'warmed up');
+  // In production only: a development or test server has no load balancer handing it full load the
+  // moment it listens, and starts sooner without (~0.7 s of CPU: a second app and 21 requests).
+  if (config.production) {
+    // Warmed through an app of its own, with a silent log and metrics of its own: the warm-up's requests
+    // are not the traffic the log and /metrics report (the code, the caches and Prisma are shared).
+    const rehearsal = buildApp({
+      runtime: { ...runtime, log: createLogger('silent'), metrics: createMetrics({ processMetrics: false }) },
+      schema,
+      routes: restRoutes,
+    });
+    const warm = await warmUp(rehearsal, db);
+    log.info({ warm_up_requests: warm.requests, warm_up_ms: warm.ms }, 'warmed up');
+  }
   const port = await http.listenOnHandles(handles);
   // The primary starts the other workers once the first serves (supervise.ts).
   if (cluster.isWorker) process.send?.({ type: SERVING });

@@ -107,14 +107,8 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
     expect(workers.workers_ratio).toBeGreaterThan(0);
     expect(run.stdout).toMatch(/^\| workers \| off \| service, WORKERS=2 \|/m);
     expect(run.stdout).toMatch(/staleness on the other instance: +max [\d.]+ ms/);
-    expect(result.startup.empty_ms).toBeGreaterThan(0);
-    expect(result.startup.existing_ms).toBeGreaterThan(0);
-    // The relevance suite's scores (its bar is held by test/search/relevance.test.ts).
-    expect(result.relevance).toMatchObject({
-      queries: 60,
-      mrr: expect.any(Number),
-      precision_at_3: expect.any(Number),
-    });
-    expect(run.stdout).toMatch(/Relevance suite: 60 queries, MRR \d\.\d{3}, precision@3 \d\.\d{3}/);
+    // Quick mode leaves out the start-up times and the relevance scores (the suite measures both itself).
+    expect(result.startup).toBeUndefined();
+    expect(result.relevance).toBeUndefined();
   });
 });

@@ -48,13 +48,16 @@ import {
 } from './arbitraries.ts';
 import { FIXTURE_CUSTOMER, hostileSuite } from './fixtures.ts';
 
+/** The whole count on every database: the login limits answer 429 only after enough attempts. */
+const authRuns = (n: number) => runs(n, { everyDatabase: true });
+
 const FILE = 'test/hostile/rest-bodies-auth.test.ts';
 
 const suite = hostileSuite('rest-bodies-auth', { env: { TRUST_PROXY: '1' }, side: startFakeWeChat });
 const { tally, ctx } = suite;
 
 describe('hostile bodies on the REST logins and refresh (seeded fast-check)', {
-  timeout: fuzzTimeout(runs(350)),
+  timeout: fuzzTimeout(authRuns(350)),
 }, () => {
   const LOGIN_SHAPE = {
     paths: [[], ['username'], ['password']] as Path[],
@@ -124,7 +127,7 @@ describe('hostile bodies on the REST logins and refresh (seeded fast-check)', {
         body: loginBody(login.username, login.password),
         xff: fc.option(forwardedFor, { nil: undefined, freq: 2 }),
       });
-      await fuzz(currentTestName(), FILE, arb, runs(login.n), async (c) => {
+      await fuzz(currentTestName(), FILE, arb, authRuns(login.n), async (c) => {
         const req: WireRequest = {
           method: 'POST',
           path: login.path,
@@ -136,12 +139,12 @@ describe('hostile bodies on the REST logins and refresh (seeded fast-check)', {
         });
       });
       const missing = tally.requireSpread(login.route, {
-        total: runs(login.n),
-        prescribed: runs(10),
+        total: authRuns(login.n),
+        prescribed: authRuns(10),
         outcomes: [
           [/^200$/, 1],
-          [/^400 VALIDATION_FAILED$/, runs(20)],
-          [/^401 INVALID_CREDENTIALS$/, runs(10)],
+          [/^400 VALIDATION_FAILED$/, authRuns(20)],
+          [/^401 INVALID_CREDENTIALS$/, authRuns(10)],
           [/^429 RATE_LIMITED$/, 1],
         ],
       });
@@ -217,7 +220,7 @@ describe('hostile bodies on the REST logins and refresh (seeded fast-check)', {
       extraKeys: fc.boolean(),
       xff: fc.option(forwardedFor, { nil: undefined, freq: 3 }),
     });
-    await fuzz(currentTestName(), FILE, arb, runs(350), async (c) => {
+    await fuzz(currentTestName(), FILE, arb, authRuns(350), async (c) => {
       const body = c.extraKeys
         ? new Entries([
             ['code', c.wx.code],
@@ -236,11 +239,11 @@ describe('hostile bodies on the REST logins and refresh (seeded fast-check)', {
       });
     });
     const missing = tally.requireSpread('POST /api/v1/auth/wx-login', {
-      total: runs(350),
-      prescribed: runs(50),
+      total: authRuns(350),
+      prescribed: authRuns(50),
       outcomes: [
-        [/^200$/, runs(30)],
-        [/^400 VALIDATION_FAILED$/, runs(20)],
+        [/^200$/, authRuns(30)],
+        [/^400 VALIDATION_FAILED$/, authRuns(20)],
         [/^401 WX_CODE_INVALID$/, 1],
         [/^503 UPSTREAM_UNAVAILABLE$/, 1],
       ],
@@ -271,7 +274,7 @@ describe('hostile bodies on the REST logins and refresh (seeded fast-check)', {
       auth: credentials(['customer']),
       body: fc.option(fc.oneof(fc.constant<unknown>({}), wildValue), { nil: undefined, freq: 2 }),
     });
-    await fuzz(currentTestName(), FILE, arb, runs(250), async (c) => {
+    await fuzz(currentTestName(), FILE, arb, authRuns(250), async (c) => {
       const headers = suite.fx.authLines(c.auth);
       if (c.body !== undefined) headers.push(['content-type', 'application/json']);
       const req: WireRequest = {
@@ -288,11 +291,11 @@ describe('hostile bodies on the REST logins and refresh (seeded fast-check)', {
       if (verdict.outcome === '200' && res?.json?.access_token) suite.fx.refreshed(res.json.access_token);
     });
     const missing = tally.requireSpread('POST /api/v1/auth/refresh', {
-      total: runs(250),
-      prescribed: runs(50),
+      total: authRuns(250),
+      prescribed: authRuns(50),
       outcomes: [
-        [/^200$/, runs(30)],
-        [/^401 TOKEN_INVALID$/, runs(20)],
+        [/^200$/, authRuns(30)],
+        [/^401 TOKEN_INVALID$/, authRuns(20)],
         [/^401 UNAUTHENTICATED$/, 1],
       ],
     });

@@ -62,6 +62,8 @@ describe('npm start', () => {
         JSON.stringify(Object.fromEntries(steps.map((s, i) => [s, at[i]]))),
       ).toBe(true);
       expect([...at].sort((a, b) => a - b)).toEqual(at);
+      // Development listens without the production warm-up (no load balancer is waiting for it).
+      expect(service.output()).not.toMatch(/"msg":"warmed up"/);
     } finally {
       expect(await service.stop()).toBe(0);
     }

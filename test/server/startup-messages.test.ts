@@ -145,6 +145,13 @@ describe('start-up messages', () => {
         expect(warning).toBeDefined();
         expect(JSON.parse(warning!)).toMatchObject({ level: 40 });
         expect(warning).toContain('set DATABASE_URL');
+        // A production process warms up before it listens (process/warm-up.ts); its requests are not
+        // counted below (the rehearsal has metrics of its own).
+        const warmed = service
+          .output()
+          .split('\n')
+          .find((l) => l.includes('"warmed up"'));
+        expect(JSON.parse(warmed!).warm_up_requests).toBeGreaterThan(10);
         expect((await fetch(`${service.url}/api/v1/categories`)).status).toBe(200);
         expect((await fetch(`${service.url}/metrics`)).status).toBe(404);
         const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
