@@ -1,5 +1,5 @@
 /**
- * A serving process warms up before it accepts its first connection. A cold worker — V8 has compiled
+ * In production a serving process warms up before it accepts its first connection (process/serve.ts). A cold worker — V8 has compiled
  * nothing yet, Prisma's query compiler is not loaded (~0.4 s of CPU on its first query), the catalogue
  * cache is empty — that is handed full load at once stalls its event loop for most of a second, and a
  * load balancer's health probe waits behind it (`npm run soak` saw fresh `/healthz` probes take over

@@ -41,9 +41,10 @@ interface Door {
 
 /**
  * A public read the door recognised: its route, and either its answer's key (a request line seen
- * before) or what the route reads of the request, to be validated into that key.
+ * before) or the request line and what the route reads of it, to be validated into that key.
  */
-type Visit = { route: CompiledRoute; url: string } & ({ key: string } | { input: RestInput });
+type Known = { route: CompiledRoute; key: string };
+type Visit = Known | { route: CompiledRoute; url: string; input: RestInput };
 
 /**
  * Request lines (`/api/v1/items?page=2`) whose arguments were validated before, with their answer
@@ -72,7 +73,7 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
       return { route, params, pattern: new RegExp(`^${source}$`) };
     });
 
-  const keys = new LRUCache<string, { route: CompiledRoute; key: string }>({ max: KNOWN_LINES });
+  const keys = new LRUCache<string, Known>({ max: KNOWN_LINES });
 
   return {
     recognise(req) {
@@ -81,7 +82,7 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
       if (req.httpVersionMinor >= 1 && req.headers.host === undefined) return undefined;
       const url = req.url ?? '/';
       const known = keys.get(url);
-      if (known) return { ...known, url };
+      if (known) return known;
       const queryAt = url.indexOf('?');
       const path = queryAt >= 0 ? url.slice(0, queryAt) : url;
       for (const door of doors) {

@@ -1,7 +1,7 @@
 /**
  * Chinese word segmentation (jieba's dictionary, through @node-rs/jieba) and toneless pinyin
  * (pinyin-pro). The dictionary takes ~0.2 s and ~40 MB to load, so it loads on first use — the
- * warm-up (process/warm-up.ts) makes that happen before a serving process listens.
+ * production warm-up (process/warm-up.ts) makes that happen before a serving process listens.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
