@@ -42,7 +42,7 @@ export interface AppDeps {
   metricsText?: () => Promise<string>;
 }
 
-/** The request listener: the front door for kept catalogue answers, Express for everything else. */
+/** The request listener: the front door for public reads, Express for everything else. */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export function buildApp(deps: AppDeps): AppHandler {
@@ -141,7 +141,7 @@ export function buildApp(deps: AppDeps): AppHandler {
 
   const routes = compileRoutes(yoga, deps.routes);
   // Public reads keep their answers in the catalogue's cache, the one answer cache there is.
-  const runRoute = routeRunner(yoga, services.catalogCache);
+  const runner = routeRunner(yoga, services.catalogCache);
   app.use(docsRoutes(buildOpenApiDocument(yoga.getEnveloped({} as never).schema, routes), htmlPagePolicy));
   finishPath('/openapi.json', ['GET']);
   finishPath('/docs', ['GET']);
@@ -153,7 +153,7 @@ export function buildApp(deps: AppDeps): AppHandler {
     const chain = app.route(path);
     for (const route of pathRoutes) {
       chain[route.method.toLowerCase() as Lowercase<typeof route.method>](jsonBody, (req, res) =>
-        runRoute(route, req, res),
+        runner.runRoute(route, req, res),
       );
     }
     finishPath(
@@ -171,11 +171,12 @@ export function buildApp(deps: AppDeps): AppHandler {
     sendProblem(res, error);
   });
 
-  // Kept catalogue answers go out before Express is entered (rest/front-door.ts), with what every
+  // Public reads are answered before Express is entered (rest/front-door.ts), with what every
   // answer carries from the same functions Express's middleware calls.
   const trustProxy = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
   const door = frontDoor({
     routes,
+    runner,
     answers: services.catalogCache,
     cors,
     log,
@@ -191,8 +192,8 @@ export function buildApp(deps: AppDeps): AppHandler {
         if (!served) app(req, res);
       },
       (err: unknown) => {
-        // Only sending a kept answer can fail here (before it, the door falls back to the app).
-        log.error({ err }, 'front door failed to send a kept answer');
+        // Only sending the answer can fail here (before it, the door falls back to the app).
+        log.error({ err }, 'front door failed to send an answer');
         res.destroy();
       },
     );

@@ -55,9 +55,9 @@ export class CatalogCache implements AnswerCache {
     return this.#generation;
   }
 
-  answer(key: string, { countMiss = true }: { countMiss?: boolean } = {}): CachedAnswer | undefined {
+  answer(key: string): CachedAnswer | undefined {
     const answer = this.enabled ? this.#answers?.get(key) : undefined;
-    if (answer || countMiss) this.#count('answer', answer);
+    this.#count('answer', answer);
     return answer;
   }
 

@@ -1,12 +1,29 @@
 /**
- * The request log and HTTP metrics (contract §7.7) for what Express serves: the rule itself is
- * answer-rules.ts's `observeAnswer`, which the front door applies to what it serves.
+ * The request log and HTTP metrics (contract §7.7), once per request: the rule itself is
+ * answer-rules.ts's `observeAnswer`. The front door (rest/front-door.ts) observes what it takes on;
+ * Express's middleware observes the rest — and a request the door handed over is not observed twice.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Metrics } from '../observability/metrics.ts';
-import type { RequestContext } from '../request-context.ts';
-import { observeAnswer, UNMATCHED_ROUTE } from './answer-rules.ts';
-import { clientIpOf } from './request-scope.ts';
+import { type AnswerFacts, observeAnswer, UNMATCHED_ROUTE } from './answer-rules.ts';
+import { scopeOf } from './request-scope.ts';
+
+type HttpMetrics = Pick<Metrics, 'httpRequests' | 'httpDuration'>;
+
+/** Observes the request's answer unless it is observed already (its scope must be open). */
+export function observeOnce(
+  req: IncomingMessage,
+  res: ServerResponse,
+  metrics: HttpMetrics,
+  graphqlEndpoint: string,
+  facts: Omit<AnswerFacts, 'log' | 'clientIp'>,
+): void {
+  const scope = scopeOf(res);
+  if (scope.observed) return;
+  scope.observed = true;
+  observeAnswer(req, res, metrics, graphqlEndpoint, { ...facts, log: scope.log, clientIp: scope.clientIp });
+}
 
 /** The route pattern the request matched (`/api/v1/items/:id`), or UNMATCHED_ROUTE. */
 function routeOf(req: Request): string {
@@ -14,18 +31,14 @@ function routeOf(req: Request): string {
   return typeof path === 'string' ? req.baseUrl + path : UNMATCHED_ROUTE;
 }
 
-/** The request's context, if one was built (GraphQL and REST requests). */
-const contextOf = (res: Response) => res.locals.context as RequestContext | undefined;
-
 /** Install right after the request scope (request id, logger) and before compression. */
-export function accessLog(metrics: Pick<Metrics, 'httpRequests' | 'httpDuration'>, graphqlEndpoint: string) {
+export function accessLog(metrics: HttpMetrics, graphqlEndpoint: string) {
   return (req: Request, res: Response, next: NextFunction) => {
-    observeAnswer(req, res, metrics, graphqlEndpoint, {
-      log: res.locals.log,
+    const scope = scopeOf(res);
+    observeOnce(req, res, metrics, graphqlEndpoint, {
       route: () => routeOf(req),
-      clientIp: clientIpOf(req),
-      principal: () => contextOf(res)?.auth.principal,
-      operation: () => contextOf(res)?.observed.operationName,
+      principal: () => scope.context?.auth.principal,
+      operation: () => scope.context?.observed.operationName,
     });
     next();
   };

@@ -1,7 +1,8 @@
 /**
  * Per-request plumbing shared by every route: the request id (answer-rules.ts), a child logger
- * carrying it, and the GraphQL context. (The line per request: access-log.ts.)
+ * carrying it, the client's address, and the GraphQL context. (The line per request: access-log.ts.)
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -9,11 +10,45 @@ import { createRequestContext, type RequestContext } from '../request-context.ts
 import type { Services } from '../services.ts';
 import { beginAnswer } from './answer-rules.ts';
 
+/**
+ * What is known of a request before any route runs, kept in `res.locals` (Express's place for it,
+ * which Express keeps when it finds one): opened by the front door (rest/front-door.ts) for what it
+ * serves, else by Express's first middleware — once per request either way.
+ */
+export interface RequestScope {
+  requestId: string;
+  log: Logger;
+  /** The client's address under TRUST_PROXY (see clientIpOf). */
+  clientIp: string;
+  /** The GraphQL context, once built (contextOf). */
+  context?: RequestContext;
+  /** Its log line and metrics are arranged (access-log.ts). */
+  observed?: true;
+}
+
+type WithLocals = ServerResponse & { locals?: Record<string, unknown> };
+
+/** The request's scope, opened on first call: its request id is sent as `X-Request-Id` then. */
+export function openRequestScope(
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: Logger,
+  clientIp: () => string,
+): RequestScope {
+  const locals = ((res as WithLocals).locals ??= Object.create(null) as Record<string, unknown>);
+  if (locals.requestId === undefined) {
+    const requestId = beginAnswer(req, res);
+    Object.assign(locals, { requestId, log: log.child({ request_id: requestId }), clientIp: clientIp() });
+  }
+  return locals as unknown as RequestScope;
+}
+
+/** The scope of a request whose scope is open (every request past the first middleware). */
+export const scopeOf = (res: ServerResponse): RequestScope => (res as WithLocals).locals as unknown as RequestScope;
+
 export function requestContextMiddleware(log: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const requestId = beginAnswer(req, res);
-    res.locals.requestId = requestId;
-    res.locals.log = log.child({ request_id: requestId });
+    openRequestScope(req, res, log, () => clientIpOf(req));
     next();
   };
 }
@@ -22,7 +57,7 @@ export function requestContextMiddleware(log: Logger) {
  * Every `Authorization` header of the request. Node keeps only the first of duplicates in
  * `req.headers`, but proxies disagree on which one wins, so the raw list is what counts (§7.1).
  */
-function authorizationHeaders(req: Request): string[] {
+function authorizationHeaders(req: IncomingMessage): string[] {
   const values: string[] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i]!.toLowerCase() === 'authorization') values.push(req.rawHeaders[i + 1]!);
@@ -56,18 +91,19 @@ export function shortUserAgent(header: string | undefined): string | null {
  * `readFromPrimary` when its answer will be kept by the answer cache (rest/run.ts).
  */
 export function contextOf(
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   db: Database,
   services: Services,
   readFromPrimary = false,
 ): RequestContext {
-  return (res.locals.context ??= createRequestContext(db, services, {
-    requestId: res.locals.requestId as string,
-    log: res.locals.log as Logger,
+  const scope = scopeOf(res);
+  return (scope.context ??= createRequestContext(db, services, {
+    requestId: scope.requestId,
+    log: scope.log,
     authorization: authorizationHeaders(req),
-    clientIp: clientIpOf(req),
+    clientIp: scope.clientIp,
     userAgent: shortUserAgent(req.headers['user-agent']),
     readFromPrimary,
-  })) as RequestContext;
+  }));
 }

@@ -10,8 +10,8 @@ export interface AnswerCache {
   readonly enabled: boolean;
   /** Changes with every invalidation: an answer is stored only under the generation its read began in. */
   readonly generation: number;
-  /** The kept answer; `countMiss: false` counts only a hit (the front door, whose misses Express counts). */
-  answer(key: string, opts?: { countMiss?: boolean }): PreparedBody | undefined;
+  /** The kept answer, if any (each lookup is counted as a hit or a miss). */
+  answer(key: string): PreparedBody | undefined;
   storeAnswer(key: string, answer: PreparedBody, generation: number): void;
   /** `Cache-Control: public, max-age=N` on public reads; 0 sends `no-cache` (revalidate with the ETag). */
   readonly maxAgeSeconds: number;

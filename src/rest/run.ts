@@ -4,11 +4,13 @@
  * the answer cache, else the operation. The generic runner knows no domain: public reads keep their
  * answers in whatever `AnswerCache` it is given (the catalogue's).
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { AppError, FIELD_ERRORS_DETAIL, notFound } from '../errors/app-error.ts';
 import { toAppError } from '../errors/to-app-error.ts';
 import { requireFieldScopes, validateFieldArgs } from '../graphql/field-guards.ts';
 import type { Yoga } from '../graphql/yoga.ts';
+import type { PreparedBody } from '../http/prepared-body.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors } from '../validation/field-errors.ts';
 import type { AnswerCache } from './answer-cache.ts';
@@ -16,53 +18,78 @@ import { argumentsOf, restInputOf, restRequestOf, variablesOf } from './inputs.t
 import { publicAnswer, sendPublicAnswer } from './public-answer.ts';
 import type { CompiledRoute } from './route.ts';
 
+/** A public read whose arguments are validated: what its answer is made from, and kept under. */
+export interface ValidatedRead {
+  route: CompiledRoute;
+  /** The operation's variables, as read from the request. */
+  variables: Record<string, unknown>;
+  /** The root field's arguments, validated (defaults filled in, text trimmed). */
+  args: unknown;
+  /** Where its answer is kept (answerKey). */
+  key: string;
+}
+
+type Enveloped = ReturnType<Yoga['getEnveloped']>;
+
+/**
+ * Requests the front door began and handed to Express with the error their read ended in: the runner
+ * answers with that error instead of running the read again (one execution, one operation counted).
+ */
+const handedOver = new WeakMap<IncomingMessage, unknown>();
+
 /** A route runner over one Yoga instance; `answers` keeps the answers of public reads. */
 export function routeRunner(yoga: Yoga, answers: AnswerCache) {
-  return async function runRoute(route: CompiledRoute, req: Request, res: Response): Promise<void> {
-    // An answer that may carry a token or personal data is never stored by a cache (§7.5): every
-    // route but a public read says so, errors included; a route may still set its own.
-    if (!route.publicRead) res.set('Cache-Control', 'no-store');
+  /** The request's enveloped pipeline and its context (the same context on every call). */
+  async function pipelineOf(route: CompiledRoute, req: IncomingMessage, res: ServerResponse) {
     // An answer the cache will keep is read from the primary, so a lagging replica's old data is
     // never kept (request-context.ts).
     const readFromPrimary = route.publicRead === true && answers.enabled;
-    const { contextFactory, execute, schema } = yoga.getEnveloped({ req, res, readFromPrimary });
-    const ctx = (await contextFactory()) as unknown as RequestContext;
+    const enveloped = yoga.getEnveloped({ req: req as Request, res: res as Response, readFromPrimary });
+    const ctx = (await enveloped.contextFactory()) as unknown as RequestContext;
     // Named in the log line also when the request is refused before the operation runs.
     ctx.observed.operationName = route.operationName;
+    return { enveloped, ctx };
+  }
+
+  /**
+   * A public read's answer: the kept one, else the operation's — kept for the next request when no
+   * write came in between. Throws the read's coded error (NOT_FOUND, …).
+   */
+  async function answerRead(
+    read: ValidatedRead,
+    pipeline: () => Promise<{ enveloped: Enveloped; ctx: RequestContext }>,
+  ): Promise<PreparedBody> {
+    const cached = answers.answer(read.key);
+    if (cached) return cached;
+    const generation = answers.generation;
+    const { enveloped, ctx } = await pipeline();
+    const body = await executeRoute(read.route, read.variables, read.args, enveloped, ctx);
+    const answer = publicAnswer(body);
+    answers.storeAnswer(read.key, answer, generation);
+    return answer;
+  }
+
+  async function runRoute(route: CompiledRoute, req: Request, res: Response): Promise<void> {
+    // An answer that may carry a token or personal data is never stored by a cache (§7.5): every
+    // route but a public read says so, errors included; a route may still set its own.
+    if (!route.publicRead) res.set('Cache-Control', 'no-store');
+    const pipeline = await pipelineOf(route, req, res);
+    const { ctx } = pipeline;
     try {
+      if (handedOver.has(req)) throw handedOver.get(req);
       // Who is asking comes before what they sent, as in GraphQL: a request without a valid token
       // learns nothing about the body's rules.
       await requireFieldScopes(route.field, ctx);
       const input = restInputOf(req);
-      const variableValues = variablesOf(route, input);
+      const variables = variablesOf(route, input);
       // Before GraphQL coerces the variables: coercion would stop at the first missing or mistyped
       // field and word it its own way, where the contract lists every problem with its REST name.
-      const args = await validateFieldArgs(route.field, argumentsOf(route, variableValues), ctx);
-      // Checked and validated: the execution takes both as done (graphql/field-guards.ts).
-      ctx.guarded = { field: route.fieldNode.name.value, args };
-      const key = route.publicRead && answerKey(route, args);
-      const cached = key ? answers.answer(key) : undefined;
-      if (cached) return await sendPublicAnswer(req, res, cached, answers.maxAgeSeconds);
-      const generation = answers.generation;
-      const result = await execute({
-        schema,
-        document: route.compiled,
-        variableValues,
-        contextValue: ctx,
-        operationName: route.operationName,
-      });
-      // Errors arrive masked and logged by the pipeline (graphql/yoga.ts), with their contract code.
-      const [first] = result.errors ?? [];
-      if (first) throw toAppError(first).error;
-      const data = result.data as Record<string, unknown> | null | undefined;
-      const value = data?.[route.result];
-      if (value === null || value === undefined) throw notFound();
-      const body = (route.bodyIsData ? data : value) as { id?: number };
-      if (key) {
-        const answer = publicAnswer(body);
-        answers.storeAnswer(key, answer, generation);
+      const args = await validateFieldArgs(route.field, argumentsOf(route, variables), ctx);
+      if (route.publicRead) {
+        const answer = await answerRead({ route, variables, args, key: answerKey(route, args) }, async () => pipeline);
         return await sendPublicAnswer(req, res, answer, answers.maxAgeSeconds);
       }
+      const body = await executeRoute(route, variables, args, pipeline.enveloped, ctx);
       res.set(route.headers?.(body, restRequestOf(input)) ?? {});
       // 204 No Content: the operation's value (`true`) only says it succeeded.
       if (route.status === 204) return void res.status(204).end();
@@ -70,7 +97,49 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache) {
     } catch (err) {
       throw restNamed(err);
     }
+  }
+
+  return {
+    runRoute,
+    /**
+     * The front door's read (rest/front-door.ts): the answer of a validated public read, for a
+     * request whose scope it opened. Throws the read's coded error, which `handOver` passes on.
+     */
+    answerRead: (read: ValidatedRead, req: IncomingMessage, res: ServerResponse) =>
+      answerRead(read, () => pipelineOf(read.route, req, res)),
+    /** Leaves a request whose read failed to Express, which answers `error` as the runner's own. */
+    handOver(req: IncomingMessage, error: unknown): void {
+      handedOver.set(req, error);
+    },
   };
+}
+
+export type RouteRunner = ReturnType<typeof routeRunner>;
+
+/** Runs the route's operation with arguments checked and validated already; its body, or the coded error. */
+async function executeRoute(
+  route: CompiledRoute,
+  variableValues: Record<string, unknown>,
+  args: unknown,
+  enveloped: Enveloped,
+  ctx: RequestContext,
+): Promise<{ id?: number }> {
+  // Checked and validated: the execution takes both as done (graphql/field-guards.ts).
+  ctx.guarded = { field: route.fieldNode.name.value, args };
+  const result = await enveloped.execute({
+    schema: enveloped.schema,
+    document: route.compiled,
+    variableValues,
+    contextValue: ctx,
+    operationName: route.operationName,
+  });
+  // Errors arrive masked and logged by the pipeline (graphql/yoga.ts), with their contract code.
+  const [first] = result.errors ?? [];
+  if (first) throw toAppError(first).error;
+  const data = result.data as Record<string, unknown> | null | undefined;
+  const value = data?.[route.result];
+  if (value === null || value === undefined) throw notFound();
+  return (route.bodyIsData ? data : value) as { id?: number };
 }
 
 /**

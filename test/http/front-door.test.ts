@@ -1,12 +1,14 @@
 /**
- * The front door (src/rest/front-door.ts) serves kept catalogue answers before Express is entered;
- * everything else goes through Express. One set of assertions runs against both paths — the first
- * request of each kind is a miss (Express reads and keeps the answer), the second a hit (the door) —
- * so the two can never drift: the same status, the same headers (request id, security headers, CORS
- * and Vary, Cache-Control, ETag, Content-Type, Content-Encoding, Content-Length), the same body, the
- * same log line and the same metrics.
+ * The front door (src/rest/front-door.ts) serves public reads before Express is entered — kept
+ * answers and misses alike; everything else goes through Express. One set of assertions runs against
+ * both paths, each asked twice (a miss, then a hit): the door for the route's own spelling, Express
+ * for the same route in capitals (Express matches paths case-insensitively; the door reads only the
+ * exact spelling) — so the two can never drift: the same status, the same headers (request id,
+ * security headers, CORS and Vary, Cache-Control, ETag, Content-Type, Content-Encoding,
+ * Content-Length), the same body, the same log line and the same metrics.
  */
 import http from 'node:http';
+import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeCategory, makeItems } from '../helpers/catalog.ts';
@@ -17,10 +19,22 @@ const ORIGIN = 'https://shop.example.com';
 const lines: Array<Record<string, unknown>> = [];
 let app: TestApp;
 let itemId: number;
-/** Who answered each lookup of the answer cache: the door asks counting hits only. */
-const lookups: Array<'door' | 'express'> = [];
+/** What each lookup of the answer cache found. */
+const lookups: Array<'hit' | 'miss'> = [];
+/** The request ids of the requests that entered Express. */
+const enteredExpress: string[] = [];
 
 beforeAll(async () => {
+  // Express copies its application's methods onto each app it makes: spied before the app is made.
+  const application = express.application as unknown as {
+    handle: (req: http.IncomingMessage, ...rest: unknown[]) => void;
+  };
+  const handle = application.handle;
+  vi.spyOn(application, 'handle').mockImplementation(function (this: unknown, req, ...rest) {
+    const id = req.headers['x-request-id'];
+    if (typeof id === 'string') enteredExpress.push(id);
+    return handle.call(this, req, ...rest);
+  });
   const log = pino({ level: 'info', base: undefined }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   app = await startTestApp({ CORS_ORIGINS: ORIGIN, CATALOG_MAX_AGE: '30' }, { log });
   const category = await makeCategory(app, { name: 'Door shelf' });
@@ -28,9 +42,10 @@ beforeAll(async () => {
   itemId = items[0]!.id;
   const cache = app.services.catalogCache;
   const answer = cache.answer.bind(cache);
-  vi.spyOn(cache, 'answer').mockImplementation((key, opts) => {
-    lookups.push(opts?.countMiss === false ? 'door' : 'express');
-    return answer(key, opts);
+  vi.spyOn(cache, 'answer').mockImplementation((key) => {
+    const found = answer(key);
+    lookups.push(found ? 'hit' : 'miss');
+    return found;
   });
 });
 afterAll(() => app.close());
@@ -61,13 +76,35 @@ const comparable = ({ status, headers, body }: RawAnswer) => {
 
 const requestLines = (requestId: string) => lines.filter((l) => l.msg === 'request' && l.request_id === requestId);
 
-/** Sends the same request twice: the first fills the cache (Express), the second is served from it (the door). */
-async function missThenHit(method: string, path: string, headers: Record<string, string>) {
+/** The same request for Express: its path in capitals (the query as it is). */
+const forExpress = (path: string) => {
+  const queryAt = path.indexOf('?');
+  return queryAt < 0 ? path.toUpperCase() : path.slice(0, queryAt).toUpperCase() + path.slice(queryAt);
+};
+
+const PASSES = ['door-miss', 'door-hit', 'express-miss', 'express-hit'] as const;
+
+/** Asks the door twice (a miss, then a hit), then Express twice, each from an emptied cache. */
+async function throughBoth(method: string, path: string, headers: Record<string, string>) {
   await app.catalogNotificationsHeard();
   lookups.length = 0;
-  const miss = await send(method, path, { ...headers, 'x-request-id': 'door-miss' });
-  const hit = await send(method, path, { ...headers, 'x-request-id': 'door-hit' });
-  return { miss, hit };
+  enteredExpress.length = 0;
+  lines.length = 0;
+  const answers: Record<string, RawAnswer> = {};
+  for (const pass of PASSES) {
+    if (pass.endsWith('miss')) app.services.catalogCache.invalidate();
+    const target = pass.startsWith('door') ? path : forExpress(path);
+    answers[pass] = await send(method, target, { ...headers, 'x-request-id': pass });
+  }
+  return answers as Record<(typeof PASSES)[number], RawAnswer>;
+}
+
+/** A log line without what differs by nature (clock, request id) or by spelling (the path). */
+function lineFacts(requestId: string) {
+  const found = requestLines(requestId);
+  expect(found).toHaveLength(1);
+  const { time: _t, duration_ms: _d, request_id: _r, path: _p, ...facts } = found[0]!;
+  return facts;
 }
 
 const CASES: Array<{ name: string; method: string; path: () => string; headers: Record<string, string> }> = [
@@ -92,16 +129,24 @@ const CASES: Array<{ name: string; method: string; path: () => string; headers: 
   },
 ];
 
-describe('a kept answer from the front door says what Express says', () => {
+describe('the front door answers as Express does', () => {
   for (const c of CASES) {
-    it(`when ${c.name} is asked twice, then the hit (front door) equals the miss (Express) in headers, body and log line`, async () => {
-      const { miss, hit } = await missThenHit(c.method, c.path(), c.headers);
-      expect(lookups).toEqual(['door', 'express', 'door']);
-      expect(miss.status).toBe(200);
-      expect({ ...comparable(hit), headers: { ...comparable(hit).headers, 'x-request-id': 'door-miss' } }).toEqual(
-        comparable(miss),
-      );
-      expect(hit.headers['x-request-id']).toBe('door-hit');
+    it(`when ${c.name} is asked of both (a miss, then a hit), then all four answers are the same in headers, body and log line`, async () => {
+      const answers = await throughBoth(c.method, c.path(), c.headers);
+      expect(lookups).toEqual(['miss', 'hit', 'miss', 'hit']);
+      expect(enteredExpress).toEqual(['express-miss', 'express-hit']);
+      const doorMiss = answers['door-miss'];
+      expect(doorMiss.status).toBe(200);
+      for (const pass of PASSES) {
+        const answer = answers[pass];
+        expect(answer.headers['x-request-id']).toBe(pass);
+        expect({ ...comparable(answer), headers: { ...comparable(answer).headers, 'x-request-id': 'any' } }).toEqual({
+          ...comparable(doorMiss),
+          headers: { ...comparable(doorMiss).headers, 'x-request-id': 'any' },
+        });
+        expect(lineFacts(pass)).toEqual(lineFacts('door-miss'));
+      }
+      const hit = answers['door-hit'];
       expect(hit.headers['x-content-type-options']).toBe('nosniff');
       expect(hit.headers['referrer-policy']).toBe('no-referrer');
       expect(hit.headers.vary).toMatch(/Origin.*Accept-Encoding/);
@@ -109,13 +154,7 @@ describe('a kept answer from the front door says what Express says', () => {
       expect(hit.headers.etag).toMatch(/^"/);
       if (c.headers.origin === ORIGIN) expect(hit.headers['access-control-allow-origin']).toBe(ORIGIN);
       else expect(hit.headers['access-control-allow-origin']).toBeUndefined();
-
-      const [missLine] = requestLines('door-miss').slice(-1);
-      const [hitLine] = requestLines('door-hit').slice(-1);
-      const { time: _t1, duration_ms: _d1, request_id: _r1, ...missFacts } = missLine!;
-      const { time: _t2, duration_ms: _d2, request_id: _r2, ...hitFacts } = hitLine!;
-      expect(hitFacts).toEqual(missFacts);
-      expect(hitFacts).toMatchObject({
+      expect(lineFacts('door-hit')).toMatchObject({
         method: c.method,
         status: 200,
         graphql_operation: expect.stringMatching(/^Rest/),
@@ -123,18 +162,38 @@ describe('a kept answer from the front door says what Express says', () => {
     });
   }
 
-  it('when the hit names its ETag in If-None-Match, then both paths answer 304 with the same validators', async () => {
+  it('when the request names the ETag in If-None-Match, then both paths answer 304 with the same validators', async () => {
     const path = `/api/v1/items/${itemId}`;
-    const { miss } = await missThenHit('GET', path, {});
-    const etag = miss.headers.etag as string;
-    lookups.length = 0;
-    app.services.catalogCache.invalidate();
-    const missing = await send('GET', path, { 'if-none-match': etag, 'x-request-id': 'same' });
-    const kept = await send('GET', path, { 'if-none-match': etag, 'x-request-id': 'same' });
-    expect(lookups).toEqual(['door', 'express', 'door']);
-    expect(comparable(kept)).toEqual(comparable(missing));
-    expect(kept.status).toBe(304);
-    expect(kept.body.length).toBe(0);
+    const etag = (await send('GET', path, {})).headers.etag as string;
+    const answers = await throughBoth('GET', path, { 'if-none-match': etag });
+    expect(enteredExpress).toEqual(['express-miss', 'express-hit']);
+    for (const pass of PASSES) {
+      expect(answers[pass].status).toBe(304);
+      expect(answers[pass].body.length).toBe(0);
+      expect({
+        ...comparable(answers[pass]),
+        headers: { ...comparable(answers[pass]).headers, 'x-request-id': '' },
+      }).toEqual({
+        ...comparable(answers['door-miss']),
+        headers: { ...comparable(answers['door-miss']).headers, 'x-request-id': '' },
+      });
+    }
+  });
+
+  it('when the cache is off, then the door still answers the read as Express does, and keeps nothing', async () => {
+    const off = await startTestApp({ CATALOG_CACHE_MB: '0' });
+    try {
+      const [item] = await makeItems(off, (await makeCategory(off, { name: 'Uncached' })).id, 1);
+      const path = `/api/v1/items/${item!.id}`;
+      const byDoor = await fetch(`${off.url}${path}`);
+      const byExpress = await fetch(`${off.url}${forExpress(path)}`);
+      expect(byDoor.status).toBe(200);
+      expect(await byDoor.json()).toEqual(await byExpress.json());
+      expect(byDoor.headers.get('etag')).toBe(byExpress.headers.get('etag'));
+      expect(byDoor.headers.get('cache-control')).toBe(byExpress.headers.get('cache-control'));
+    } finally {
+      await off.close();
+    }
   });
 
   it('when requests are counted, then the front door’s land in the same series as Express’s', async () => {
@@ -143,23 +202,48 @@ describe('a kept answer from the front door says what Express says', () => {
     const count = async () =>
       sample((await send('GET', '/metrics', {})).body.toString(), 'http_requests_total', labels) ?? 0;
     const before = await count();
-    await missThenHit('GET', path, {});
+    await throughBoth('GET', path, {});
     const after = await count();
-    expect(after - before).toBe(2);
+    expect(after - before).toBe(4);
+  });
+
+  it('when the door’s read ends in an error, then Express answers that error without running the read again', async () => {
+    const operations = async () =>
+      sample((await send('GET', '/metrics', {})).body.toString(), 'graphql_operations_total', {
+        field: 'item',
+        type: 'query',
+      }) ?? 0;
+    const before = await operations();
+    const answers = await throughBoth('GET', '/api/v1/items/2147483000', {});
+    expect(await operations()).toBe(before + 4); // one execution per request: no answer is kept
+    expect(enteredExpress).toEqual([...PASSES]);
+    // The same problem and headers but for the request id (whose length the body's length follows).
+    const facts = ({ status, headers, body }: RawAnswer) => {
+      const { date: _d, 'x-request-id': _i, 'content-length': _l, ...rest } = headers;
+      const { request_id: _r, ...problem } = JSON.parse(body.toString());
+      return { status, headers: rest, problem };
+    };
+    for (const pass of PASSES) {
+      const answer = answers[pass];
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.body.toString())).toMatchObject({ code: 'NOT_FOUND', request_id: pass });
+      expect(facts(answer)).toEqual(facts(answers['door-miss']));
+      const { bytes: _b, ...line } = lineFacts(pass);
+      expect(line).toMatchObject({ status: 404, route: '/api/v1/items/:id', graphql_operation: 'RestItem' });
+      expect(lineFacts('door-miss')).toMatchObject(line);
+    }
   });
 });
 
 describe('what the front door leaves to Express', () => {
-  it('when the input is refused, the method is another, the path odd or the answer not kept, then Express answers as always', async () => {
-    await send('GET', '/api/v1/categories', {});
-    lookups.length = 0;
-    const refused = await send('GET', '/api/v1/items?limit=500', {});
+  it('when the input is refused, the method is another or the path odd, then Express answers as always', async () => {
+    enteredExpress.length = 0;
+    const refused = await send('GET', '/api/v1/items?limit=500', { 'x-request-id': 'refused' });
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.body.toString()).errors[0].field).toBe('limit');
-    expect((await send('POST', '/api/v1/categories', {})).status).toBe(405);
-    expect((await send('GET', '/api/v1/items/abc', {})).status).toBe(404);
-    expect((await send('GET', '/API/V1/CATEGORIES', {})).status).toBe(200);
-    // The limit=500 list was refused before any lookup; the upper-case path went to Express's router.
-    expect(lookups).toEqual(['express']);
+    expect((await send('POST', '/api/v1/categories', { 'x-request-id': 'post' })).status).toBe(405);
+    expect((await send('GET', '/api/v1/items/abc', { 'x-request-id': 'abc' })).status).toBe(404);
+    expect((await send('GET', '/api/v1/categories', { 'x-request-id': 'plain' })).status).toBe(200);
+    expect(enteredExpress).toEqual(['refused', 'post', 'abc']);
   });
 });
