@@ -13,6 +13,7 @@ import type { Logger } from '../logger.ts';
 import { useOperationMetrics } from '../observability/graphql-operations.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { RequestContext } from '../request-context.ts';
+import { useCompiledDocuments } from './compiled-documents.ts';
 
 interface ServerRequestContext {
   req: Request;
@@ -114,6 +115,8 @@ export function createGraphQLServer(opts: YogaOptions): Yoga {
     landingPage: false,
     logging: false,
     plugins: [
+      // The REST routes' fixed documents execute compiled (compiled-documents.ts).
+      useCompiledDocuments(),
       ...armor.protect().plugins,
       validationErrorsAsContractCode(opts.hideFieldSuggestions),
       malformedParamsAsValidation,

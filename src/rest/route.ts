@@ -15,6 +15,7 @@ import {
   typeFromAST,
 } from 'graphql';
 import type { ErrorCode, Realm } from '../errors/app-error.ts';
+import { executeCompiled } from '../graphql/compiled-documents.ts';
 import { realmOf, rolesOf } from '../graphql/field-guards.ts';
 import type { Yoga } from '../graphql/yoga.ts';
 
@@ -139,6 +140,7 @@ export function compileRoutes(yoga: Yoga, routes: RestRoute[]): CompiledRoute[] 
     const compiled = parse(route.document);
     const errors = validate(schema, compiled);
     if (errors.length) throw new Error(`${where}: ${errors.map((e: Error) => e.message).join('; ')}`);
+    executeCompiled(compiled);
     const op = compiled.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     const fieldNode = op?.selectionSet.selections.find(
       (s): s is FieldNode => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === route.result,
