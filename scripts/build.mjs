@@ -35,6 +35,7 @@ const result = await build({
   // A package's ES module build where it has one: what the bundle imports then binds directly, where a
   // CommonJS build's exports would be read through a getter at every use (graphql's, thousands per request).
   mainFields: ['module', 'main'],
+  plugins: [oneGraphql()],
   // Bundled CommonJS packages require Node's built-ins; an ES module has no `require` of its own.
   banner: {
     js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
@@ -43,6 +44,23 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
+
+/**
+ * graphql ships every module twice, as ES module (`.mjs`, what `import 'graphql'` takes here) and as
+ * CommonJS (`.js`); a package requiring a deep path (`graphql/execution/execute.js`: graphql-jit) would
+ * bundle a second graphql, whose `instanceof` checks fail on the first one's schema. Deep paths take
+ * the ES module too.
+ */
+function oneGraphql() {
+  return {
+    name: 'one-graphql',
+    setup(b) {
+      b.onResolve({ filter: /^graphql\/.+\.js$/ }, (args) =>
+        b.resolve(args.path.replace(/\.js$/, '.mjs'), { kind: args.kind, resolveDir: args.resolveDir }),
+      );
+    },
+  };
+}
 
 // Chunk names carry a content hash, so each build adds files; what this build did not write is stale.
 const written = new Set(Object.keys(result.metafile.outputs).map((path) => path.split('/').pop()));
