@@ -107,13 +107,15 @@ export function buildApp(deps: AppDeps): AppHandler {
 
   // One pipeline for both protocols: Yoga serves /graphql, and the REST routes execute through its
   // enveloped pipeline with the same per-request context.
+  const contextFor = (req: IncomingMessage, res: ServerResponse, readFromPrimary: boolean) =>
+    contextOf(req, res, db, services, readFromPrimary);
   const yoga = createGraphQLServer({
     schema: deps.schema,
     introspection: config.introspection,
     hideFieldSuggestions: config.production,
     log,
     metrics: deps.runtime.metrics,
-    contextFor: (req, res, readFromPrimary) => contextOf(req, res, db, services, readFromPrimary),
+    contextFor,
   });
   const graphql = (req: Request, res: Response) => yoga.handle(req, res, { req, res });
   const graphiql = config.graphiql
@@ -141,7 +143,7 @@ export function buildApp(deps: AppDeps): AppHandler {
 
   const routes = compileRoutes(yoga, deps.routes);
   // Public reads keep their answers in the catalogue's cache, the one answer cache there is.
-  const runner = routeRunner(yoga, services.catalogCache);
+  const runner = routeRunner(yoga, services.catalogCache, contextFor);
   app.use(docsRoutes(buildOpenApiDocument(yoga.getEnveloped({} as never).schema, routes), htmlPagePolicy));
   finishPath('/openapi.json', ['GET']);
   finishPath('/docs', ['GET']);

@@ -18,8 +18,6 @@ import { useCompiledDocuments } from './compiled-documents.ts';
 interface ServerRequestContext {
   req: Request;
   res: Response;
-  /** A REST public read whose answer the cache will keep (rest/run.ts): read from the primary. */
-  readFromPrimary?: boolean;
 }
 
 /** The Yoga server of the app, as the REST runner and the app use it. */
@@ -130,7 +128,9 @@ export function createGraphQLServer(opts: YogaOptions): Yoga {
         },
       }),
     ],
-    context: ({ req, res, readFromPrimary }) => opts.contextFor(req, res, readFromPrimary === true),
+    // A GraphQL request's reads may go to a replica: its answers are never kept (REST's public reads
+    // build their context themselves, rest/run.ts).
+    context: ({ req, res }) => opts.contextFor(req, res, false),
     maskedErrors: {
       maskError: (error) => {
         // Coded errors keep their code, graphql-js' own errors (syntax, variable coercion) become

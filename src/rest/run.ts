@@ -31,6 +31,9 @@ export interface ValidatedRead {
 
 type Enveloped = ReturnType<Yoga['getEnveloped']>;
 
+/** The request's context, as Yoga's `context` option builds it (app.ts: one function for both). */
+export type ContextFor = (req: IncomingMessage, res: ServerResponse, readFromPrimary: boolean) => RequestContext;
+
 /**
  * Requests the front door began and handed to Express with the error their read ended in: the runner
  * answers with that error instead of running the read again (one execution, one operation counted).
@@ -38,32 +41,29 @@ type Enveloped = ReturnType<Yoga['getEnveloped']>;
 const handedOver = new WeakMap<IncomingMessage, unknown>();
 
 /** A route runner over one Yoga instance; `answers` keeps the answers of public reads. */
-export function routeRunner(yoga: Yoga, answers: AnswerCache) {
-  /** The request's enveloped pipeline and its context (the same context on every call). */
-  async function pipelineOf(route: CompiledRoute, req: IncomingMessage, res: ServerResponse) {
+export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: ContextFor) {
+  // One enveloped pipeline serves every route: its `execute` (with every plugin's hooks) keeps no state
+  // of a request but the context it is given — the request's own, built once per request.
+  const enveloped = yoga.getEnveloped({} as never);
+
+  function contextOf(route: CompiledRoute, req: IncomingMessage, res: ServerResponse): RequestContext {
     // An answer the cache will keep is read from the primary, so a lagging replica's old data is
     // never kept (request-context.ts).
-    const readFromPrimary = route.publicRead === true && answers.enabled;
-    const enveloped = yoga.getEnveloped({ req: req as Request, res: res as Response, readFromPrimary });
-    const ctx = (await enveloped.contextFactory()) as unknown as RequestContext;
+    const ctx = contextFor(req, res, route.publicRead === true && answers.enabled);
     // Named in the log line also when the request is refused before the operation runs.
     ctx.observed.operationName = route.operationName;
-    return { enveloped, ctx };
+    return ctx;
   }
 
   /**
    * A public read's answer: the kept one, else the operation's — kept for the next request when no
    * write came in between. Throws the read's coded error (NOT_FOUND, …).
    */
-  async function answerRead(
-    read: ValidatedRead,
-    pipeline: () => Promise<{ enveloped: Enveloped; ctx: RequestContext }>,
-  ): Promise<PreparedBody> {
+  async function answerRead(read: ValidatedRead, ctx: () => RequestContext): Promise<PreparedBody> {
     const cached = answers.answer(read.key);
     if (cached) return cached;
     const generation = answers.generation;
-    const { enveloped, ctx } = await pipeline();
-    const body = await executeRoute(read.route, read.variables, read.args, enveloped, ctx);
+    const body = await executeRoute(read.route, read.variables, read.args, enveloped, ctx());
     const answer = publicAnswer(body);
     answers.storeAnswer(read.key, answer, generation);
     return answer;
@@ -73,8 +73,7 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache) {
     // An answer that may carry a token or personal data is never stored by a cache (§7.5): every
     // route but a public read says so, errors included; a route may still set its own.
     if (!route.publicRead) res.set('Cache-Control', 'no-store');
-    const pipeline = await pipelineOf(route, req, res);
-    const { ctx } = pipeline;
+    const ctx = contextOf(route, req, res);
     try {
       if (handedOver.has(req)) throw handedOver.get(req);
       // Who is asking comes before what they sent, as in GraphQL: a request without a valid token
@@ -86,10 +85,10 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache) {
       // field and word it its own way, where the contract lists every problem with its REST name.
       const args = await validateFieldArgs(route.field, argumentsOf(route, variables), ctx);
       if (route.publicRead) {
-        const answer = await answerRead({ route, variables, args, key: answerKey(route, args) }, async () => pipeline);
+        const answer = await answerRead({ route, variables, args, key: answerKey(route, args) }, () => ctx);
         return await sendPublicAnswer(req, res, answer, answers.maxAgeSeconds);
       }
-      const body = await executeRoute(route, variables, args, pipeline.enveloped, ctx);
+      const body = await executeRoute(route, variables, args, enveloped, ctx);
       res.set(route.headers?.(body, restRequestOf(input)) ?? {});
       // 204 No Content: the operation's value (`true`) only says it succeeded.
       if (route.status === 204) return void res.status(204).end();
@@ -106,7 +105,7 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache) {
      * request whose scope it opened. Throws the read's coded error, which `handOver` passes on.
      */
     answerRead: (read: ValidatedRead, req: IncomingMessage, res: ServerResponse) =>
-      answerRead(read, () => pipelineOf(read.route, req, res)),
+      answerRead(read, () => contextOf(read.route, req, res)),
     /** Leaves a request whose read failed to Express, which answers `error` as the runner's own. */
     handOver(req: IncomingMessage, error: unknown): void {
       handedOver.set(req, error);
