@@ -12,6 +12,7 @@
  * Then the start-up time on the embedded database and the relevance suite's scores (not in quick mode).
  */
 import { join } from 'node:path';
+import pg from 'pg';
 import { ensureBenchCustomer, prepareBenchData } from './data.ts';
 import { CONNECTIONS, LOGIN_CONNECTIONS, measure, type Timing } from './load.ts';
 import { mixedScenario } from './mixed.ts';
@@ -58,7 +59,30 @@ async function withService<T>(name: string, opts: ServiceOptions, fn: (s: Server
   }
 }
 
-/** The service, then the floor, on the same request sequence. */
+/**
+ * Waits (up to a minute) until PostgreSQL runs no statement but this one: a scenario whose requests
+ * outlast its measurement (facets under 64 connections) leaves statements running after its clients
+ * have gone, which the next measurement would otherwise pay for.
+ */
+async function postgresSettled(): Promise<void> {
+  const client = new pg.Client({ connectionString: benchUrl });
+  await client.connect();
+  try {
+    const until = performance.now() + 60_000;
+    while (performance.now() < until) {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+      );
+      if (rows[0]!.n === 0) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    log('PostgreSQL still busy after 60 s; measuring anyway');
+  } finally {
+    await client.end();
+  }
+}
+
+/** The service, then the floor, on the same request sequence, each on a settled PostgreSQL. */
 async function versusFloor(
   name: string,
   cache: 'on' | 'off',
@@ -67,7 +91,9 @@ async function versusFloor(
   requests: Requests,
 ): Promise<Scenario> {
   log(`${name} (cache ${cache})`);
+  await postgresSettled();
   const s = (await measure([service], requests, timing)).figures;
+  await postgresSettled();
   const f = (await measure([floor], requests, timing)).figures;
   return { name, cache, service: s, floor: f, ratio: ratio(s.rps, f.rps) };
 }
