@@ -49,17 +49,22 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
     const owner = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as { pid: number };
     try {
       const inUse = new RegExp(`in use by process ${owner.pid} \\(server`);
-      const cli = await run('cli', ['create-admin', 'second-writer'], {
-        DATA_DIR: dataDir,
-        CLI_PASSWORD: 'second-writer-pw',
+      // The three try at once: each must be refused by the lock alone, whatever the others do.
+      const [cli, migrate, second] = await Promise.allSettled([
+        run('cli', ['create-admin', 'second-writer'], { DATA_DIR: dataDir, CLI_PASSWORD: 'second-writer-pw' }),
+        run('scripts/migrate.ts', [], { DATA_DIR: dataDir }),
+        startService(env),
+      ]);
+      expect(cli.status === 'fulfilled' && cli.value).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringMatching(inUse),
       });
-      expect(cli.code).toBe(1);
-      expect(cli.stderr).toMatch(inUse);
-      expect(cli.stdout).toBe('');
-      const migrate = await run('scripts/migrate.ts', [], { DATA_DIR: dataDir });
-      expect(migrate.code).toBe(1);
-      expect(migrate.stderr).toMatch(inUse);
-      await expect(startService(env)).rejects.toThrow(inUse);
+      expect(migrate.status === 'fulfilled' && migrate.value).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(inUse),
+      });
+      expect(second.status === 'rejected' && String(second.reason)).toMatch(inUse);
       // The running service is unaffected.
       expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
     } finally {
