@@ -71,7 +71,7 @@ export async function findFacets(sql: SqlReader, filter: ItemFilter): Promise<Fa
                  FROM (SELECT nk, count(*)::int AS count FROM (SELECT nk, item_id FROM iv GROUP BY nk, item_id) x GROUP BY nk) n
                  JOIN key_spelling k USING (nk)
                 ORDER BY n.count DESC, k.rk COLLATE "C" LIMIT ${TOP_SPEC_NAMES})`,
-    `vals AS MATERIALIZED (SELECT v.*, row_number() OVER (PARTITION BY v.nk ORDER BY v.count DESC, v.value COLLATE "C") AS place
+    `vals AS (SELECT v.*, row_number() OVER (PARTITION BY v.nk ORDER BY v.count DESC, v.value COLLATE "C") AS place
                 FROM (SELECT c.nk, c.nv, c.count, s.rv AS value
                         FROM (SELECT nk, nv, count(*)::int AS count FROM iv WHERE nk IN (SELECT nk FROM names) GROUP BY nk, nv) c
                         JOIN value_spelling s USING (nk, nv)) v)`,
