@@ -1,7 +1,7 @@
 /**
  * What every answer carries (contract §1, §7.5, §7.7), as plain functions over Node's request and
  * response: the request id, the security headers and the log line with the HTTP metrics (CORS: cors.ts). Express's middleware (app.ts) calls them for every request, and so does the front
- * door (front-door.ts) for the catalogue answers it serves before Express is entered — one rule, two
+ * door (front-door.ts) for the public reads it answers before Express is entered — one rule, two
  * callers, and test/http/front-door.test.ts holds both to the same headers, log line and metrics.
  */
 import { randomUUID } from 'node:crypto';
