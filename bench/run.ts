@@ -95,7 +95,8 @@ async function versusFloor(
   const s = (await measure([service], requests, timing)).figures;
   await postgresSettled();
   const f = (await measure([floor], requests, timing)).figures;
-  return { name, cache, service: s, floor: f, ratio: ratio(s.rps, f.rps) };
+  // A floor that answered nothing in the window (facets under overload) gives no ratio, not service ÷ 1.
+  return { name, cache, service: s, floor: f, ratio: f.rps > 0 ? ratio(s.rps, f.rps) : null };
 }
 
 async function main(): Promise<void> {
