@@ -179,7 +179,6 @@ export function buildApp(deps: AppDeps): AppHandler {
   const door = frontDoor({
     routes,
     runner,
-    answers: services.catalogCache,
     cors,
     log,
     metrics: deps.runtime.metrics,

@@ -10,8 +10,13 @@
  * executed by graphql-js, which answers it with its own coded errors (graphql-jit words its own).
  */
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { type DocumentNode, type GraphQLSchema, getOperationAST, type OperationDefinitionNode } from 'graphql';
-import { getVariableValues } from 'graphql/execution/values.js';
+import {
+  type DocumentNode,
+  type GraphQLSchema,
+  getOperationAST,
+  getVariableValues,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 const compiled = new WeakMap<DocumentNode, OperationDefinitionNode>();

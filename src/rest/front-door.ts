@@ -19,16 +19,13 @@ import { openRequestScope } from '../http/request-scope.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { RequestContext } from '../request-context.ts';
-import type { AnswerCache } from './answer-cache.ts';
 import { argumentsOf, type RestInput, variablesOf } from './inputs.ts';
-import { sendPublicAnswer } from './public-answer.ts';
 import type { CompiledRoute } from './route.ts';
 import { answerKey, type RouteRunner, type ValidatedRead } from './run.ts';
 
 export interface FrontDoorDeps {
   routes: CompiledRoute[];
-  runner: Pick<RouteRunner, 'answerRead' | 'handOver'>;
-  answers: Pick<AnswerCache, 'maxAgeSeconds'>;
+  runner: Pick<RouteRunner, 'answerRead' | 'sendAnswer' | 'handOver'>;
   cors: Cors;
   log: Logger;
   metrics: Pick<Metrics, 'httpRequests' | 'httpDuration'>;
@@ -139,7 +136,7 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
       }
       setSecurityHeaders(res);
       deps.cors.answer(req, res);
-      await sendPublicAnswer(req, res, answer, deps.answers.maxAgeSeconds);
+      await deps.runner.sendAnswer(req, res, answer);
       return true;
     },
   };

@@ -69,6 +69,10 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
     return answer;
   }
 
+  /** Sends a public read's answer (200 or 304) with the cache's `Cache-Control`. */
+  const sendAnswer = (req: IncomingMessage, res: ServerResponse, answer: PreparedBody) =>
+    sendPublicAnswer(req, res, answer, answers.maxAgeSeconds);
+
   async function runRoute(route: CompiledRoute, req: Request, res: Response): Promise<void> {
     // An answer that may carry a token or personal data is never stored by a cache (§7.5): every
     // route but a public read says so, errors included; a route may still set its own.
@@ -86,7 +90,7 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
       const args = await validateFieldArgs(route.field, argumentsOf(route, variables), ctx);
       if (route.publicRead) {
         const answer = await answerRead({ route, variables, args, key: answerKey(route, args) }, () => ctx);
-        return await sendPublicAnswer(req, res, answer, answers.maxAgeSeconds);
+        return await sendAnswer(req, res, answer);
       }
       const body = await executeRoute(route, variables, args, enveloped, ctx);
       res.set(route.headers?.(body, restRequestOf(input)) ?? {});
@@ -106,6 +110,7 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
      */
     answerRead: (read: ValidatedRead, req: IncomingMessage, res: ServerResponse) =>
       answerRead(read, () => contextOf(read.route, req, res)),
+    sendAnswer,
     /** Leaves a request whose read failed to Express, which answers `error` as the runner's own. */
     handOver(req: IncomingMessage, error: unknown): void {
       handedOver.set(req, error);
