@@ -7,6 +7,7 @@
 import type { Prisma } from '../generated/prisma/client.ts';
 import { buildDocument, type DocumentSource, type SearchDocument } from './document.ts';
 import { postingsOf } from './postings.ts';
+import { summariseSpecs } from './spec-summary.ts';
 
 /** A Prisma client or transaction: what the indexers run their statements on. */
 type Sql = Pick<Prisma.TransactionClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
@@ -50,7 +51,7 @@ async function categoryPaths(sql: Sql): Promise<Map<number, string[]>> {
 const asColumns = (document: SearchDocument) =>
   Object.fromEntries(Object.entries(document).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
 
-/** Writes the documents of `ids` (items that no longer exist are skipped). */
+/** Writes the documents, postings and spec summaries of `ids` (items that no longer exist are skipped). */
 export async function indexItems(sql: Sql, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   const paths = await categoryPaths(sql);
@@ -112,6 +113,7 @@ export async function indexItems(sql: Sql, ids: number[]): Promise<void> {
       columns.inName,
       columns.created,
     );
+    await summariseSpecs(sql, batch);
   }
 }
 
@@ -130,7 +132,7 @@ export async function indexCategoryTree(sql: Sql, id: number): Promise<void> {
 }
 
 /**
- * Indexes the items that have no document or no posting (a batch's statements outside a transaction
+ * Indexes the items that have no document, posting or spec summary (a batch's statements outside a transaction
  * may have stopped half-way); returns how many.
  */
 export async function indexMissing(sql: Sql): Promise<number> {
@@ -138,6 +140,7 @@ export async function indexMissing(sql: Sql): Promise<number> {
     `SELECT i.id FROM items i
       WHERE NOT EXISTS (SELECT 1 FROM item_search_documents d WHERE d.item_id = i.id)
          OR NOT EXISTS (SELECT 1 FROM search_postings p WHERE p.item_id = i.id)
+         OR NOT EXISTS (SELECT 1 FROM item_spec_summaries s WHERE s.item_id = i.id)
       ORDER BY i.id`,
   );
   await indexItems(

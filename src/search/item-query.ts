@@ -76,12 +76,15 @@ export const withClause = (query: ItemQuery, more: string[] = []) => {
   return ctes.length ? `WITH RECURSIVE ${ctes.join(', ')}` : '';
 };
 
+/** Each matching item's spec summary `ss`, for the facets (an item not yet summarised has none). */
+export const SUMMARIES = ' LEFT JOIN item_spec_summaries ss ON ss.item_id = i.id';
+
 /**
  * `FROM … WHERE …` of the matching items: every filter, or (`keywordOnly`, for the facets, which hold
  * the other filters as flags) the keyword alone. With a keyword, the documents `d` are joined and each
- * term's tier is the LATERAL `t`.
+ * term's tier is the LATERAL `t`. `specSummaries` joins each item's spec summary `ss`.
  */
-export function matchingItems(query: ItemQuery, { keywordOnly = false } = {}): string {
+export function matchingItems(query: ItemQuery, { keywordOnly = false, specSummaries = false } = {}): string {
   const conditions: string[] = [];
   let from = 'items i';
   if (query.keyword) {
@@ -89,6 +92,7 @@ export function matchingItems(query: ItemQuery, { keywordOnly = false } = {}): s
     from = `item_search_documents d JOIN items i ON i.id = d.item_id CROSS JOIN LATERAL (${query.keyword.tiers} OFFSET 0) t`;
     conditions.push(query.keyword.candidates, query.keyword.matches);
   }
+  if (specSummaries) from += SUMMARIES;
   if (!keywordOnly) {
     const specs = someSku(query.specs.map((f) => f.onSku));
     for (const condition of [query.category, query.price, query.stock, specs])

@@ -400,6 +400,60 @@ describe('facets (contract §9.2)', () => {
     );
     expect(none.body.data.items.facets).toEqual({ categories: [], price: null, specs: [], inStock: 0 });
   });
+
+  it("when specs are spelled several ways, then one group shows the matching SKUs' commonest spelling, and writes are followed at once", async () => {
+    const create = async (name: string, skus: Array<Record<string, string>>) =>
+      (
+        await app.graphql(
+          'mutation ($input: CreateItemInput!) { createItem(input: $input) { id } }',
+          {
+            input: {
+              name,
+              categoryId: cats.get('Outdoor')!,
+              price: '20.00',
+              stock: 1,
+              skus: skus.map((specs, k) => ({ skuCode: `${name.slice(0, 3)}-${k}`, specs })),
+              images: [],
+            },
+          },
+          { token: admin },
+        )
+      ).body.data.createItem.id as number;
+    const a = await create('Zephyr scarf', [{ Colour: 'Navy' }, { colour: 'navy ' }]);
+    const b = await create('Zephyr wrap', [{ ' colour ': 'NAVY' }, { colour: 'navy', 尺码: 'M' }]);
+    const c = await create('Zephyr cap', [{ colour: 'Teal' }]);
+    // Elsewhere in the catalogue another spelling is the commonest: it must not decide Zephyr's.
+    const d = await create(
+      'Quartz hat',
+      [1, 2, 3, 4, 5, 6].map(() => ({ COLOUR: 'NAVY' })),
+    );
+    const specs = async (keyword: string) => (await expectCountsAreTotals({ keyword })).specs;
+
+    expect(await specs('zephyr')).toEqual([
+      {
+        name: 'colour',
+        values: [
+          { value: 'navy', count: 2 },
+          { value: 'Teal', count: 1 },
+        ],
+      },
+      { name: '尺码', values: [{ value: 'M', count: 1 }] },
+    ]);
+    expect(await specs('quartz')).toEqual([{ name: 'COLOUR', values: [{ value: 'NAVY', count: 1 }] }]);
+
+    await app.graphql(
+      'mutation ($id: Int!) { updateItem(id: $id, input: { skus: [{ skuCode: "cap-1", specs: { Colour: "navy" } }] }) { id } }',
+      { id: c },
+      { token: admin },
+    );
+    expect(await specs('zephyr')).toEqual([
+      { name: 'colour', values: [{ value: 'navy', count: 3 }] },
+      { name: '尺码', values: [{ value: 'M', count: 1 }] },
+    ]);
+    for (const id of [a, b, c, d])
+      await app.graphql('mutation ($id: Int!) { deleteItem(id: $id) }', { id }, { token: admin });
+    expect(await specs('zephyr')).toEqual([]);
+  });
 });
 
 describe('suggestions (contract §9.3)', () => {
