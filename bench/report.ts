@@ -48,7 +48,7 @@ export interface Scenario {
 
 export interface Machine {
   date: string;
-  mode: 'quick' | 'full' | 'million';
+  mode: 'quick' | 'full' | 'million' | 'search';
   items: number;
   cpu: string;
   cores: number;

@@ -32,6 +32,8 @@ const ROOT = new URL('../', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
 /** `--million`: the search scenarios alone, at 1,000,000 items (issue 18: how search scales). */
 const million = process.argv.includes('--million');
+/** `--search`: the search scenarios alone (at 100,000 items unless `--million`), for a change to search. */
+const searchOnly = million || process.argv.includes('--search');
 // Quick mode proves every scenario runs (the test suite runs it); its figures are too short to compare,
 // so each measurement lasts half a second: both cores are the load's meanwhile, and CI's time counts.
 const settings = quick
@@ -102,7 +104,7 @@ async function versusFloor(
 async function main(): Promise<void> {
   const startedAt = new Date();
   log(
-    `${quick ? 'quick' : 'full'} mode, ${settings.items} items, ${settings.warmup}s warm-up + ${settings.duration}s per measurement`,
+    `${quick ? 'quick' : million ? 'million' : searchOnly ? 'search' : 'full'} mode, ${settings.items} items, ${settings.warmup}s warm-up + ${settings.duration}s per measurement`,
   );
   const data = await prepareBenchData(benchUrl, settings.items);
   log(`data ${data.reused ? 'reused' : `filled in ${data.fillMs} ms`} (${benchUrl.replace(/\/\/[^@]*@/, '//')})`);
@@ -131,7 +133,7 @@ async function main(): Promise<void> {
   try {
     await withService('service (cache off)', { cache: 'off', workers: 1 }, async (service) => {
       await assertSameBodies(service, floor, samples);
-      const uncached = million
+      const uncached = searchOnly
         ? SEARCH_SCENARIOS
         : (['list', 'list_default', 'list_sorted', 'detail', ...SEARCH_SCENARIOS, 'categories'] as const);
       for (const name of uncached) {
@@ -142,7 +144,7 @@ async function main(): Promise<void> {
       const search = scenarios.find((s) => s.name === 'search')!;
       search.reference = (await measure([floor], requests.search_reference, timing)).figures;
       search.reference_ratio = ratio(search.service.rps, search.reference.rps);
-      if (million) return;
+      if (searchOnly) return;
       log('graphql_items (cache off)');
       scenarios.push({
         name: 'graphql_items',
@@ -155,7 +157,7 @@ async function main(): Promise<void> {
       const login = await measure([service], requests.login, timing, { connections: LOGIN_CONNECTIONS });
       scenarios.push({ name: 'login', cache: 'off', service: login.figures, floor: null, ratio: null });
     });
-    if (!million)
+    if (!searchOnly)
       await withService('service (cache on)', { cache: 'on', workers: 1 }, async (service) => {
         // Twice: the second answers may come from the cache.
         for (let i = 0; i < 2; i++) await assertSameBodies(service, floor, samples);
@@ -166,7 +168,7 @@ async function main(): Promise<void> {
   } finally {
     await floor.stop();
   }
-  if (million) return finish(startedAt, scenarios);
+  if (searchOnly) return finish(startedAt, scenarios);
 
   log('mixed (cache on, two instances, an admin writing every 50 ms)');
   scenarios.push(await mixedScenario(benchUrl, requests.detail_hot, heat, timing));
@@ -218,7 +220,7 @@ async function finish(
 ): Promise<void> {
   const machine = await describeMachine(benchUrl, {
     date: startedAt.toISOString(),
-    mode: quick ? 'quick' : million ? 'million' : 'full',
+    mode: quick ? 'quick' : million ? 'million' : searchOnly ? 'search' : 'full',
     items: settings.items,
     connections: CONNECTIONS,
     warmup_s: settings.warmup,
@@ -226,7 +228,7 @@ async function finish(
   });
   const result: BenchResult = { machine, scenarios, startup, relevance };
   // Quick runs (the test suite's) keep their own file, so they never overwrite a full run's figures.
-  const file = quick ? 'latest-quick' : million ? 'latest-1m' : 'latest';
+  const file = quick ? 'latest-quick' : million ? 'latest-1m' : searchOnly ? 'latest-search' : 'latest';
   writeResult(process.env.BENCH_RESULTS_FILE ?? join(ROOT, `bench/results/${file}.json`), result);
   console.log(`\n${table(scenarios)}\n\n${notes(result)}`);
   log('done');
