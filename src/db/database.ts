@@ -34,6 +34,11 @@ export interface SqlReader {
  * are for start-up and maintenance and have none (a migration may rightly take long).
  */
 export interface SqlDriver extends SqlReader {
+  /**
+   * `query` without the statement timeout, for start-up work that may rightly take long (writing
+   * the search documents of a large catalogue: setup/prepare-database.ts).
+   */
+  queryUnbounded<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs a script of one or more statements without parameters. */
   exec(script: string): Promise<void>;
   /** Runs a script atomically: all of its statements commit, or none do. */
@@ -243,6 +248,8 @@ async function openPglite({
     exec: async (script) => void (await db.exec(script)),
     execInTransaction: (script) => db.transaction(async (tx) => void (await tx.exec(script))),
     query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows,
+    // A single in-process connection without a statement timeout.
+    queryUnbounded: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows,
     // PGlite is a single in-process connection: nothing else can migrate at the same time.
     withLock: (fn) => fn(),
   };
@@ -305,6 +312,7 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
       }
     },
     query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
+    queryUnbounded: async <T>(text: string, params?: unknown[]) => (await maintenance.query(text, params)).rows as T[],
     withLock: async (fn) => {
       const client = await maintenance.connect();
       try {

@@ -4,13 +4,10 @@
  * at start for items that have none (migrated data, rows written behind the service's back), and on
  * demand for all (`npm run cli -- reindex`).
  */
-import type { Prisma } from '../generated/prisma/client.ts';
 import { buildDocument, type DocumentSource, type SearchDocument } from './document.ts';
+import type { IndexerSql } from './indexer-sql.ts';
 import { postingsOf } from './postings.ts';
 import { summariseSpecs } from './spec-summary.ts';
-
-/** A Prisma client or transaction: what the indexers run their statements on. */
-type Sql = Pick<Prisma.TransactionClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
 /** Items are indexed this many at a time: one read and one write per batch. */
 const BATCH = 500;
@@ -26,7 +23,7 @@ interface SourceRow {
 }
 
 /** Every category's path of names, root first (categories are few; one read per batch of items). */
-async function categoryPaths(sql: Sql): Promise<Map<number, string[]>> {
+async function categoryPaths(sql: IndexerSql): Promise<Map<number, string[]>> {
   const rows = await sql.$queryRawUnsafe<Array<{ id: number; parent_id: number | null; name: string }>>(
     'SELECT id, parent_id, name FROM categories',
   );
@@ -52,7 +49,7 @@ const asColumns = (document: SearchDocument) =>
   Object.fromEntries(Object.entries(document).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
 
 /** Writes the documents, postings and spec summaries of `ids` (items that no longer exist are skipped). */
-export async function indexItems(sql: Sql, ids: number[]): Promise<void> {
+export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   const paths = await categoryPaths(sql);
   for (let start = 0; start < ids.length; start += BATCH) {
@@ -118,7 +115,7 @@ export async function indexItems(sql: Sql, ids: number[]): Promise<void> {
 }
 
 /** Re-indexes every item of category `id` and its sub-categories (a rename or move changes their paths). */
-export async function indexCategoryTree(sql: Sql, id: number): Promise<void> {
+export async function indexCategoryTree(sql: IndexerSql, id: number): Promise<void> {
   const rows = await sql.$queryRawUnsafe<Array<{ id: number }>>(
     `WITH RECURSIVE tree AS (SELECT id FROM categories WHERE id = $1
                              UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)
@@ -135,7 +132,7 @@ export async function indexCategoryTree(sql: Sql, id: number): Promise<void> {
  * Indexes the items that have no document, posting or spec summary (a batch's statements outside a transaction
  * may have stopped half-way); returns how many.
  */
-export async function indexMissing(sql: Sql): Promise<number> {
+export async function indexMissing(sql: IndexerSql): Promise<number> {
   const rows = await sql.$queryRawUnsafe<Array<{ id: number }>>(
     `SELECT i.id FROM items i
       WHERE NOT EXISTS (SELECT 1 FROM item_search_documents d WHERE d.item_id = i.id)
@@ -151,7 +148,7 @@ export async function indexMissing(sql: Sql): Promise<number> {
 }
 
 /** Rebuilds every document (`npm run cli -- reindex`); returns how many items were indexed. */
-export async function reindexAll(sql: Sql): Promise<number> {
+export async function reindexAll(sql: IndexerSql): Promise<number> {
   const rows = await sql.$queryRawUnsafe<Array<{ id: number }>>('SELECT id FROM items ORDER BY id');
   await indexItems(
     sql,

@@ -14,9 +14,7 @@
  * platform and database version; a length prefix keeps a (name, value) pair from colliding with
  * another that joins to the same text.
  */
-import type { Prisma } from '../generated/prisma/client.ts';
-
-type Sql = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
+import type { IndexerSql } from './indexer-sql.ts';
 
 /** A bigint id from text: MD5's first 64 bits. */
 const idOf = (text: string) => `('x' || left(md5(${text}), 16))::bit(64)::bigint`;
@@ -31,7 +29,7 @@ export const ENTRY_IDS = `${idOf('lower(rk)')} AS name_id,
  * the spellings they name. One statement; the spellings are added in id order, so two writes adding
  * the same ones wait for each other instead of deadlocking.
  */
-export async function summariseSpecs(sql: Sql, ids: number[]): Promise<void> {
+export async function summariseSpecs(sql: IndexerSql, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await sql.$executeRawUnsafe(
     `WITH entries AS (
