@@ -75,6 +75,9 @@ export async function catalogWrite<T>(
   const result = await adminWrite(
     ctx,
     async (tx, audit) => {
+      // Item and category writes change postings, whose counts have one writer at a time: the lock
+      // comes first, before the rows the postings' foreign key would make another writer wait for.
+      if (target !== 'synonym_group') await tx.$executeRawUnsafe('SELECT search_index_lock()');
       const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
       const written = await write(tx);
       const id = spec.idOf(written);

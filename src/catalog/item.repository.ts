@@ -116,7 +116,7 @@ function oneWordSearch(filter: ItemFilter, sort: ItemSort): string | undefined {
  * The statement of one page (`$1` limit, `$2` offset) and — unless `withTotal` is false — the number
  * of matching items, answering `total` and `items` (the JSON array of `itemJson` over `i` and its
  * category `c`). A one-word keyword alone is answered from the one-word index (search/postings.ts):
- * the page walks the token's first entries and the total counts them, without visiting the items.
+ * the page walks the token's first entries and the total is the token's kept count, without visiting the items.
  * With another keyword every match is visited once anyway (to rank it, or to check it), so the
  * matches are gathered once and both the count and the page are taken from them; without one, the
  * page walks its order's index and stops, and the count is its own cheap scan. The floor
@@ -144,7 +144,8 @@ export function pageSql(
         `SELECT item_id, tier, created_at ${postings}`,
         'search_postings',
         postingOrder,
-        `(SELECT count(*)::int ${postings})`,
+        // Kept by triggers on the postings (prisma/migrations/…_token_counts): one row, not a count.
+        'COALESCE((SELECT items FROM search_token_counts WHERE token = $3), 0)',
         'item_id',
       ),
       params: [limit, offset, token],
