@@ -85,9 +85,16 @@ function intParam(v: string | null, def: number, min: number, max: number): numb
 
 export function startFloor(url: string, port: number, poolSize = 10) {
   // As the service's connections (src/db/pg-pool.ts): JIT off (compiling costs more than these
-  // statements), and a statement stops after 5 s — a request the load generator gave up on must not
-  // keep PostgreSQL busy into the next scenario.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off', statement_timeout: 5000 });
+  // statements), a statement stops after 5 s, and a request that waited 5 s for a connection fails —
+  // a request the load generator gave up on must not keep PostgreSQL busy into the next scenario
+  // (the floor's queue of facets requests at 1,000,000 items kept it busy for over a minute).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    options: '-c jit=off',
+    statement_timeout: 5000,
+    connectionTimeoutMillis: 5000,
+  });
   // The service's facet and suggestion statements, run over plain `pg`.
   const reader: SqlReader = { kind: 'postgres', query: async (text, params) => (await pool.query(text, params)).rows };
   const server = createServer(async (req, res) => {
@@ -173,8 +180,10 @@ export function startFloor(url: string, port: number, poolSize = 10) {
       if (u.pathname === '/readyz') return send(res, 200, '{"status":"ready"}');
       send(res, 404, problem(404, 'NOT_FOUND'));
     } catch (err) {
-      // A statement over its time answers 503, as the service's does.
-      if ((err as { code?: string }).code === '57014') return send(res, 503, problem(503, 'SERVICE_UNAVAILABLE'));
+      // A statement over its time, or no connection free in time, answers 503, as the service's does.
+      const { code, message } = err as { code?: string; message?: string };
+      if (code === '57014' || message === 'timeout exceeded when trying to connect')
+        return send(res, 503, problem(503, 'SERVICE_UNAVAILABLE'));
       send(res, 500, problem(500, 'INTERNAL'));
       console.error(err);
     }
