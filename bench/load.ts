@@ -14,6 +14,8 @@ const MEASURE_SEED = 4242;
 
 export interface Figures {
   rps: number;
+  /** Answers per second that were 2xx (a ratio compares these: a fast 503 is not a served request). */
+  ok_rps: number;
   p50_ms: number;
   p99_ms: number;
   errors: number;
@@ -94,6 +96,7 @@ export async function measure(
   return {
     figures: {
       rps: Math.round(result.requests.average),
+      ok_rps: Math.round(result.requests.average * (1 - (result.non2xx + result.errors) / requestsDone)),
       p50_ms: result.latency.p50,
       p99_ms: result.latency.p99,
       errors: result.errors + result.timeouts,

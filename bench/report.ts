@@ -130,7 +130,7 @@ export function table(scenarios: Scenario[]): string {
 /** The lines under the table: what the ratio column means, mixed's writes and staleness. */
 export function notes(result: BenchResult): string {
   const out = [
-    "ratio: service ÷ floor req/s (the floor never caches); for workers, WORKERS=2 ÷ WORKERS=1; for search, also service ÷ revision 2's substring search (the floor's, same keywords).",
+    "ratio: service ÷ floor in 2xx answers per second (the floor never caches; a 503 is not a served request); for workers, WORKERS=2 ÷ WORKERS=1; for search, also service ÷ revision 2's substring search (the floor's, same keywords).",
     "peak RSS: of the process that serves (a worker under its cluster primary); the primary, which serves nothing, is latest.json's rss_primary_mb.",
   ];
   for (const s of result.scenarios) {

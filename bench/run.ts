@@ -97,8 +97,9 @@ async function versusFloor(
   const s = (await measure([service], requests, timing)).figures;
   await postgresSettled();
   const f = (await measure([floor], requests, timing)).figures;
-  // A floor that answered nothing in the window (facets under overload) gives no ratio, not service ÷ 1.
-  return { name, cache, service: s, floor: f, ratio: f.rps > 0 ? ratio(s.rps, f.rps) : null };
+  // Served answers compared (a fast 503 is not one); a floor that served nothing in the window (facets
+  // under overload) gives no ratio, not service ÷ 1.
+  return { name, cache, service: s, floor: f, ratio: f.ok_rps > 0 ? ratio(s.ok_rps, f.ok_rps) : null };
 }
 
 async function main(): Promise<void> {
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
       log('search_reference (revision 2 substring search, floor)');
       const search = scenarios.find((s) => s.name === 'search')!;
       search.reference = (await measure([floor], requests.search_reference, timing)).figures;
-      search.reference_ratio = ratio(search.service.rps, search.reference.rps);
+      search.reference_ratio = ratio(search.service.ok_rps, search.reference.ok_rps);
       if (searchOnly) return;
       log('graphql_items (cache off)');
       scenarios.push({

@@ -51,6 +51,7 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
       'cpu_us_per_req',
       'errors',
       'non_2xx',
+      'ok_rps',
       'p50_ms',
       'p99_ms',
       'pg_cpu_us_per_req',
@@ -68,6 +69,7 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
         if (figures === s.floor || figures === s.reference) expect(figures.rss_primary_mb).toBeUndefined();
         expect(figures.rss_peak_mb).toBeGreaterThan(0);
         expect(figures.rps).toBeGreaterThan(0);
+        expect(figures.ok_rps).toBe(figures.rps);
         // Every request of a read scenario must have succeeded, or the figures measure errors.
         expect(figures.errors).toBe(0);
         expect(figures.non_2xx).toBe(0);
