@@ -540,4 +540,51 @@ describe.skipIf(TEST_DB !== 'postgres')('search on another instance (contract §
       await other.close();
     }
   });
+
+  it('when items sharing words are written at once on two instances, then every write succeeds and the one-word totals stay exact', async () => {
+    const other = await startTestApp({}, { url: app.databaseUrl! });
+    try {
+      const otherAdmin = await loginAsAdmin(other);
+      const create = (on: typeof app, token: string, name: string) =>
+        on.graphql(
+          'mutation ($input: CreateItemInput!) { createItem(input: $input) { id } }',
+          { input: { name, categoryId: cats.get('Lamps')!, price: '5.00', stock: 1, skus: [], images: [] } },
+          { token },
+        );
+      // Renames change each item's tokens while the others add theirs: count rows locked by many writers.
+      const made = await Promise.all(
+        Array.from({ length: 8 }, (_, k) =>
+          k % 2 ? create(other, otherAdmin, `Kiwi lamp ${k}`) : create(app, admin, `Kiwi shade ${k}`),
+        ),
+      );
+      for (const res of made) expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+      const ids = made.map((res) => res.body.data.createItem.id as number);
+      const renamed = await Promise.all(
+        ids.map((id, k) =>
+          (k % 2 ? other : app).graphql(
+            'mutation ($id: Int!, $name: String!) { updateItem(id: $id, input: { name: $name }) { id } }',
+            { id, name: k < 4 ? `Kumquat lamp ${k}` : `Kiwi kumquat ${k}` },
+            { token: k % 2 ? otherAdmin : admin },
+          ),
+        ),
+      );
+      for (const res of renamed) expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+      const total = async (query: string) =>
+        (await list({ ...Object.fromEntries(new URLSearchParams(query)), limit: 1 })).body.total;
+      for (const [keyword, expected] of [
+        ['kiwi', 4],
+        ['kumquat', 8],
+        ['k', 8],
+      ] as const) {
+        expect(await total(`keyword=${keyword}`), keyword).toBe(await total(`keyword=${keyword}&min_price=0`));
+        if (keyword !== 'k') expect(await total(`keyword=${keyword}`), keyword).toBe(expected);
+      }
+      await Promise.all(
+        ids.map((id) => app.graphql('mutation ($id: Int!) { deleteItem(id: $id) }', { id }, { token: admin })),
+      );
+      expect(await total('keyword=kumquat')).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
 });
