@@ -20,7 +20,7 @@ import type { IndexerSql } from './indexer-sql.ts';
 const idOf = (text: string) => `('x' || left(md5(${text}), 16))::bit(64)::bigint`;
 
 /** The summaries' three ids of each spec entry `(rk, rv)` (trimmed name and value as written). */
-export const ENTRY_IDS = `${idOf('lower(rk)')} AS name_id,
+const ENTRY_IDS = `${idOf('lower(rk)')} AS name_id,
        ${idOf(`length(lower(rk)) || ':' || lower(rk) || lower(rv)`)} AS value_id,
        ${idOf(`length(rk) || ':' || rk || rv`)} AS spelling_id`;
 
