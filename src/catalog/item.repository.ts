@@ -10,6 +10,7 @@ import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, type ItemFilter, type ItemQuery, matchingItems, withClause } from '../search/item-query.ts';
 import { oneWordToken, postingOrder } from '../search/postings.ts';
 import type { ItemSort } from './item.schema.ts';
+import { ITEM_ROW_JSON } from './item-json.ts';
 
 /** A category as answers show it. */
 export interface CategoryRow {
@@ -50,27 +51,18 @@ export interface ItemRow {
   updatedAt: string;
 }
 
-/** A timestamp column as ISO 8601 UTC text with milliseconds, as the contract writes them. */
-export const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** One item (`i`, joined with its category `c`) as an ItemRow. */
-const ITEM_JSON = `json_build_object(
-  'id', i.id, 'name', i.name, 'description', i.description, 'categoryId', i.category_id, 'price', i.price::text, 'stock', i.stock,
-  'createdAt', ${iso('i.created_at')}, 'updatedAt', ${iso('i.updated_at')},
-  'category', json_build_object('id', c.id, 'name', c.name, 'parentId', c.parent_id, 'sortOrder', c.sort_order),
-  'skus', COALESCE((SELECT json_agg(json_build_object('id', s.id, 'skuCode', s.sku_code, 'specs', s.specs,
-                      'price', s.price::text, 'stock', s.stock) ORDER BY s.id)
-                    FROM skus s WHERE s.item_id = i.id), '[]'),
-  'images', COALESCE((SELECT json_agg(json_build_object('id', m.id, 'url', m.url, 'sortOrder', m.sort_order)
-                        ORDER BY m.sort_order, m.id)
-                      FROM item_images m WHERE m.item_id = i.id), '[]'))`;
-
 export async function findItem(sql: SqlReader, id: number): Promise<ItemRow | null> {
+  const item = await findItemJson(sql, id, ITEM_ROW_JSON);
+  return item === null ? null : (JSON.parse(item) as ItemRow);
+}
+
+/** One item as JSON text in the shape `itemJson` builds (item-json.ts), or null. */
+export async function findItemJson(sql: SqlReader, id: number, itemJson: string): Promise<string | null> {
   const [row] = await sql.query<{ item: string }>(
-    `SELECT ${ITEM_JSON}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`,
+    `SELECT ${itemJson}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`,
     [id],
   );
-  return row ? (JSON.parse(row.item) as ItemRow) : null;
+  return row ? row.item : null;
 }
 
 /**
@@ -182,8 +174,22 @@ export async function findItemPage(
   offset: number,
   knownTotal?: number,
 ): Promise<{ total: number; items: ItemRow[] }> {
-  const { text, params } = pageSql(filter, sort, limit, offset, ITEM_JSON, knownTotal === undefined);
+  const { total, items } = await findItemPageJson(sql, filter, sort, limit, offset, ITEM_ROW_JSON, knownTotal);
+  return { total, items: JSON.parse(items) as ItemRow[] };
+}
+
+/** findItemPage with the items as one JSON array text, each in the shape `itemJson` builds. */
+export async function findItemPageJson(
+  sql: SqlReader,
+  filter: ItemFilter,
+  sort: ItemSort,
+  limit: number,
+  offset: number,
+  itemJson: string,
+  knownTotal?: number,
+): Promise<{ total: number; items: string }> {
+  const { text, params } = pageSql(filter, sort, limit, offset, itemJson, knownTotal === undefined);
   const [row] = await sql.query<{ total: number | null; items: string }>(text, params);
   // An aggregate over subqueries: always exactly one row.
-  return { total: knownTotal ?? row!.total ?? 0, items: JSON.parse(row!.items) as ItemRow[] };
+  return { total: knownTotal ?? row!.total ?? 0, items: row!.items };
 }

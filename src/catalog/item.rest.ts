@@ -1,9 +1,15 @@
 /** REST routes of contract §4.1, §4.2, §4.4: each row runs an item operation with snake_case aliases. */
+import { type FieldNode, Kind } from 'graphql';
 import { notFound } from '../errors/app-error.ts';
-import type { RestRequest, RestRoute } from '../rest/route.ts';
+import type { Renderer, RestRequest, RestRoute } from '../rest/route.ts';
 import { specFiltersFromQuery } from '../search/spec-filter.ts';
+import { pageOf } from '../validation/paging.ts';
 import { INT32_MAX } from '../validation/rules.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
+import { findItemJson } from './item.repository.ts';
+import type { ListItemsInput } from './item.schema.ts';
+import { readItemPage } from './item.service.ts';
+import { selectionJson } from './item-json.ts';
 
 /** The Item shape of contract §4, as a selection with REST names. */
 export const REST_ITEM_FIELDS = /* GraphQL */ `
@@ -41,6 +47,42 @@ const FACETS_PARAMETER = {
   schema: { type: 'boolean', default: false },
 } as const;
 
+/**
+ * The list's answer written by PostgreSQL (item-json.ts): the page's fields in the document's order
+ * and names — `items` as PostgreSQL writes them, the numbers as pageOf makes them. A field under
+ * `@include(if: $x)` (the facets) is left out while `$x` is false; while it is true the operation runs.
+ */
+function renderPage(selection: FieldNode): Renderer {
+  const fields = (selection.selectionSet?.selections ?? []).map((s) => {
+    if (s.kind !== Kind.FIELD) throw new Error('only plain fields can be rendered');
+    const include = s.directives?.find((d) => d.name.value === 'include')?.arguments?.[0]?.value;
+    if (s.directives?.length && include?.kind !== Kind.VARIABLE) throw new Error('only @include(if: $x) is rendered');
+    return {
+      key: s.alias?.value ?? s.name.value,
+      node: s,
+      includeIf: include?.kind === Kind.VARIABLE ? include.name.value : undefined,
+    };
+  });
+  const itemsNode = fields.find((f) => f.node.name.value === 'items')?.node;
+  if (!itemsNode) throw new Error('a rendered page selects its items');
+  const itemJson = selectionJson(itemsNode);
+  const numbered = Object.keys(pageOf([], { page: 1, limit: 1 }, 0));
+  for (const f of fields)
+    if (f.includeIf === undefined && !numbered.includes(f.node.name.value))
+      throw new Error(`\`${f.node.name.value}\` cannot be rendered`);
+  return async (ctx, args, variables) => {
+    const shown = fields.filter((f) => f.includeIf === undefined || variables[f.includeIf] === true);
+    if (shown.some((f) => f.includeIf !== undefined)) return undefined;
+    const read = await readItemPage(ctx, args as ListItemsInput, itemJson);
+    const numbers = pageOf([], read, read.total) as unknown as Record<string, unknown>;
+    const parts = shown.map(({ key, node }) => {
+      const name = node.name.value;
+      return `${JSON.stringify(key)}:${name === 'items' ? read.items : JSON.stringify(numbers[name])}`;
+    });
+    return `{${parts.join(',')}}`;
+  };
+}
+
 /** A path id; anything that cannot be an item id is simply not found (contract §4.2). */
 function itemIdOf(req: RestRequest): { id: number } {
   const raw = req.params.id ?? '';
@@ -77,6 +119,7 @@ export const itemRoutes: RestRoute[] = [
     queryParameters: [SPEC_PARAMETER, FACETS_PARAMETER],
     result: 'items',
     publicRead: true,
+    render: renderPage,
     example: { query: { page: 1, limit: 5 } },
   },
   {
@@ -91,6 +134,10 @@ export const itemRoutes: RestRoute[] = [
     variables: itemIdOf,
     result: 'item',
     publicRead: true,
+    render: (selection) => {
+      const itemJson = selectionJson(selection);
+      return (ctx, args) => findItemJson(ctx.catalogReads, (args as { id: number }).id, itemJson);
+    },
     errors: ['NOT_FOUND'],
     example: { params: { id: 1 } },
   },

@@ -12,11 +12,21 @@ import { compileKeyword } from '../search/keyword.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
 import { catalogWrite, type Tx } from './catalog-write.ts';
 import { createOnce } from './idempotency.ts';
-import { findItemPage, type ItemRow } from './item.repository.ts';
+import { findItemPageJson, type ItemRow } from './item.repository.ts';
 import type { CreateItemInput, ListItemsInput, UpdateItemInput } from './item.schema.ts';
+import { ITEM_ROW_JSON } from './item-json.ts';
 
 /** One page of the public list; a page past the end is empty, with the right total. */
 export async function listItemPage(ctx: RequestContext, input: ListItemsInput): Promise<ItemPage> {
+  const { page, limit, total, items, filter } = await readItemPage(ctx, input, ITEM_ROW_JSON);
+  return { ...pageOf(JSON.parse(items) as ItemRow[], { page, limit }, total), filter };
+}
+
+/**
+ * listItemPage with the page's items as one JSON array text, each in the shape `itemJson` builds
+ * (item-json.ts) — for an answer PostgreSQL writes itself (rest/run.ts: rendered reads).
+ */
+export async function readItemPage(ctx: RequestContext, input: ListItemsInput, itemJson: string) {
   const { page, limit, sort } = input;
   const filter = await itemFilterOf(ctx, input);
   // A filter's total is the costly part of a page (a count over every match) and the same on every
@@ -33,10 +43,18 @@ export async function listItemPage(ctx: RequestContext, input: ListItemsInput): 
   const generation = cache.generation;
   const known = cache.total(totalKey);
   const { offset } = pageWindow({ page, limit });
-  const { total, items } = await findItemPage(ctx.catalogReads, filter, sort ?? 'newest', limit, offset, known);
+  const { total, items } = await findItemPageJson(
+    ctx.catalogReads,
+    filter,
+    sort ?? 'newest',
+    limit,
+    offset,
+    itemJson,
+    known,
+  );
   if (known === undefined) cache.storeTotal(totalKey, total, generation);
   if (input.keyword && total === 0) ctx.services.metrics.searchZeroResults.inc();
-  return { ...pageOf(items, { page, limit }, total), filter };
+  return { page, limit, total, items, filter };
 }
 
 /** A page of items, with the filter it was read with (the facets count under the same one). */

@@ -18,6 +18,7 @@ import type { ErrorCode, Realm } from '../errors/app-error.ts';
 import { executeCompiled } from '../graphql/compiled-documents.ts';
 import { realmOf, rolesOf } from '../graphql/field-guards.ts';
 import type { Yoga } from '../graphql/yoga.ts';
+import type { RequestContext } from '../request-context.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -55,6 +56,12 @@ export interface RestRoute {
    * token or personal data (§7.5) — unless it sets its own in `headers`.
    */
   publicRead?: true;
+  /**
+   * A public read whose answer PostgreSQL can write itself (catalog/item-json.ts): given the root
+   * field's selection once at start-up, it returns the reader of a request's answer — the body's JSON
+   * text, null when there is none (404 NOT_FOUND), or undefined where the operation must run instead.
+   */
+  render?: (selection: FieldNode) => Renderer;
   /** Success status (default 200; 204 answers without a body). */
   status?: number;
   /** Response headers computed from the body (e.g. `Location`). */
@@ -118,8 +125,17 @@ export interface HeaderDoc {
   example?: string;
 }
 
+/** A rendered read's answer for a request (validated arguments and variables): see RestRoute.render. */
+export type Renderer = (
+  ctx: RequestContext,
+  args: unknown,
+  variables: Record<string, unknown>,
+) => Promise<string | null | undefined>;
+
 export interface CompiledRoute extends RestRoute {
   compiled: DocumentNode;
+  /** RestRoute.render's reader, made for this route's selection. */
+  renderer?: Renderer;
   operationName: string;
   /** The root field the operation runs, and its node (arguments → variables). */
   field: GraphQLField<unknown, unknown>;
@@ -165,6 +181,7 @@ export function compileRoutes(yoga: Yoga, routes: RestRoute[]): CompiledRoute[] 
       realm: realmOf(field),
       roles: rolesOf(field),
       variableTypes,
+      renderer: route.render?.(fieldNode),
     };
   });
 }

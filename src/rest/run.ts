@@ -10,7 +10,7 @@ import { AppError, FIELD_ERRORS_DETAIL, notFound } from '../errors/app-error.ts'
 import { toAppError } from '../errors/to-app-error.ts';
 import { requireFieldScopes, validateFieldArgs } from '../graphql/field-guards.ts';
 import type { Yoga } from '../graphql/yoga.ts';
-import type { PreparedBody } from '../http/prepared-body.ts';
+import { type PreparedBody, prepareBody } from '../http/prepared-body.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors } from '../validation/field-errors.ts';
 import type { AnswerCache } from './answer-cache.ts';
@@ -63,10 +63,23 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
     const cached = answers.answer(read.key);
     if (cached) return cached;
     const generation = answers.generation;
-    const body = await executeRoute(read.route, read.variables, read.args, enveloped, ctx());
-    const answer = publicAnswer(body);
+    const answer = await readAnswer(read, ctx());
     answers.storeAnswer(read.key, answer, generation);
     return answer;
+  }
+
+  /**
+   * A public read's answer made now: written by PostgreSQL where the route renders it (the same
+   * service read, the answer in the document's shape: catalog/item-json.ts), else the operation's.
+   */
+  async function readAnswer(read: ValidatedRead, ctx: RequestContext): Promise<PreparedBody> {
+    const { route } = read;
+    const text = await route.renderer?.(ctx, read.args, read.variables);
+    if (text === undefined) return publicAnswer(await executeRoute(route, read.variables, read.args, enveloped, ctx));
+    // Counted as the pipeline counts an operation it executes (observability/graphql-operations.ts).
+    ctx.services.metrics.graphqlOperations.inc({ field: route.fieldNode.name.value, type: 'query' });
+    if (text === null) throw notFound();
+    return prepareBody(text);
   }
 
   /** Sends a public read's answer (200 or 304) with the cache's `Cache-Control`. */

@@ -1,0 +1,102 @@
+/**
+ * Rendered reads (src/catalog/item-json.ts, rest/run.ts): the item and list routes' answers are
+ * written by PostgreSQL in the shape of the route's GraphQL selection. They must be exactly what the
+ * same document answers when GraphQL executes it — for awkward values too (the largest and smallest
+ * money, text that JSON must escape, a SKU without code or specs, an item without SKUs or images, images
+ * tied on their order) — and they must be PostgreSQL's text, passed through.
+ */
+import { type FieldNode, Kind, type OperationDefinitionNode, parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findItemJson } from '../../src/catalog/item.repository.ts';
+import { itemRoutes } from '../../src/catalog/item.rest.ts';
+import { selectionJson } from '../../src/catalog/item-json.ts';
+import { makeCategory, makeItem } from '../helpers/catalog.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let app: TestApp;
+const ids: number[] = [];
+
+const route = (path: string) => itemRoutes.find((r) => r.method === 'GET' && r.path === path)!;
+const LIST = route('/api/v1/items');
+const DETAIL = route('/api/v1/items/:id');
+
+beforeAll(async () => {
+  app = await startTestApp({ CATALOG_CACHE_MB: '0' });
+  const category = await makeCategory(app, { name: 'Rendered "quotes" \\ 路径' });
+  const at = (n: number) => `2026-02-0${n}T01:02:03.004Z`;
+  const made = [
+    await makeItem(app, {
+      categoryId: category.id,
+      name: 'Edge "lamp"\t\\ 头灯 😀',
+      description: 'line one\nline two, "quoted", \u0001 control',
+      price: '99999999.99',
+      stock: 2147483647,
+      createdAt: at(1),
+      skus: [
+        { skuCode: 'Z-1', specs: { 颜色: '红 "深"', size: '42', 'a\\b': 'tab\there' }, price: '0.01', stock: 3 },
+        { skuCode: null, specs: {}, price: '0.10', stock: 0 },
+        { skuCode: 'Z-0', specs: { size: ' 43 ' }, price: '1234567.80', stock: 1 },
+      ],
+      images: [
+        { url: 'https://cdn.example.com/b.jpg', sortOrder: 1 },
+        { url: 'https://cdn.example.com/a.jpg', sortOrder: 0 },
+        { url: 'https://cdn.example.com/c.jpg', sortOrder: 1 },
+      ],
+    }),
+    await makeItem(app, { categoryId: category.id, name: 'Edge bare', price: '0.00', stock: 0, createdAt: at(2) }),
+    await makeItem(app, { categoryId: category.id, name: 'Edge round', price: '20', stock: 5, createdAt: at(3) }),
+  ];
+  ids.push(...made.map((m) => m.id));
+});
+afterAll(() => app.close());
+
+/** The route's own document, executed by GraphQL: the answer it gives without rendering. */
+async function executed(document: string, variables: Record<string, unknown>, result: string) {
+  const res = await app.graphql(document, variables);
+  expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+  return res.body.data[result];
+}
+
+describe('rendered reads', () => {
+  it('when an item is read, then the answer is the GraphQL execution of the route’s document, written by PostgreSQL', async () => {
+    const op = parse(DETAIL.document).definitions[0] as OperationDefinitionNode;
+    const selection = op.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD)!;
+    for (const id of ids) {
+      const res = await app.request(`/api/v1/items/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(await executed(DETAIL.document, { id }, 'item'));
+      // Passed through as PostgreSQL wrote it: not parsed and written again by Node.
+      expect(res.text).toBe(await findItemJson(app.db.sql, id, selectionJson(selection)));
+    }
+    expect((await app.request('/api/v1/items/999999')).status).toBe(404);
+  });
+
+  it('when pages are listed, searched and sorted, then each is the GraphQL execution of the route’s document', async () => {
+    const queries: Array<Record<string, unknown>> = [
+      { keyword: 'edge', limit: 2 },
+      { keyword: 'edge', limit: 2, page: 2 },
+      { keyword: 'edge', sort: 'price_desc' },
+      { keyword: 'lamp 头灯' },
+      { sort: 'name_asc', limit: 100, minPrice: '0.00', maxPrice: '99999999.99' },
+      { keyword: 'no-such-thing-rendered' },
+      { keyword: 'edge', page: 9 },
+    ];
+    for (const variables of queries) {
+      const params = new URLSearchParams(
+        Object.entries(variables).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), String(v)]),
+      );
+      const res = await app.request(`/api/v1/items?${params}`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body, JSON.stringify(variables)).toEqual(await executed(LIST.document, variables, 'items'));
+    }
+  });
+
+  it('when facets are asked for, then the operation runs (facets are not rendered) and the items are the same', async () => {
+    const rendered = await app.request('/api/v1/items?keyword=edge');
+    const withFacets = await app.request('/api/v1/items?keyword=edge&facets=true');
+    expect(withFacets.status).toBe(200);
+    expect(withFacets.body.facets.categories).toHaveLength(1);
+    const { facets: _facets, ...page } = withFacets.body;
+    expect(page).toEqual(rendered.body);
+  });
+});
