@@ -57,7 +57,7 @@ export async function findItem(sql: SqlReader, id: number): Promise<ItemRow | nu
 }
 
 /** One item as JSON text in the shape `itemJson` builds (item-json.ts), or null. */
-export async function findItemJson(sql: SqlReader, id: number, itemJson: string): Promise<string | null> {
+async function findItemJson(sql: SqlReader, id: number, itemJson: string): Promise<string | null> {
   const [row] = await sql.query<{ item: string }>(
     `SELECT ${itemJson}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`,
     [id],

@@ -6,7 +6,6 @@ import { specFiltersFromQuery } from '../search/spec-filter.ts';
 import { pageOf } from '../validation/paging.ts';
 import { INT32_MAX } from '../validation/rules.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
-import { findItemJson } from './item.repository.ts';
 import type { ListItemsInput } from './item.schema.ts';
 import { readItemPage } from './item.service.ts';
 import { selectionJson } from './item-json.ts';
@@ -134,10 +133,6 @@ export const itemRoutes: RestRoute[] = [
     variables: itemIdOf,
     result: 'item',
     publicRead: true,
-    render: (selection) => {
-      const itemJson = selectionJson(selection);
-      return (ctx, args) => findItemJson(ctx.catalogReads, (args as { id: number }).id, itemJson);
-    },
     errors: ['NOT_FOUND'],
     example: { params: { id: 1 } },
   },

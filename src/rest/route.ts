@@ -3,6 +3,8 @@
  * the result already has the contract's REST shape). Operations are parsed and validated once at
  * start-up (here) and executed through Yoga's enveloped pipeline (run.ts) — the same context, plugins,
  * masking and logging as POST /graphql — so REST and GraphQL share every resolver, rule and answer.
+ * A public read may instead be rendered (`render`): the same service read, its answer written by
+ * PostgreSQL in the shape of the same selection.
  */
 import {
   type DocumentNode,

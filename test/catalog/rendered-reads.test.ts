@@ -1,15 +1,16 @@
 /**
- * Rendered reads (src/catalog/item-json.ts, rest/run.ts): the item and list routes' answers are
- * written by PostgreSQL in the shape of the route's GraphQL selection. They must be exactly what the
+ * Rendered reads (src/catalog/item-json.ts, rest/run.ts): the list route's answers are written by
+ * PostgreSQL in the shape of the route's GraphQL selection. They must be exactly what the
  * same document answers when GraphQL executes it — for awkward values too (the largest and smallest
  * money, text that JSON must escape, a SKU without code or specs, an item without SKUs or images, images
  * tied on their order) — and they must be PostgreSQL's text, passed through.
  */
 import { type FieldNode, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findItemJson } from '../../src/catalog/item.repository.ts';
+import { findItemPageJson } from '../../src/catalog/item.repository.ts';
 import { itemRoutes } from '../../src/catalog/item.rest.ts';
 import { selectionJson } from '../../src/catalog/item-json.ts';
+import { compileKeyword } from '../../src/search/keyword.ts';
 import { makeCategory, makeItem } from '../helpers/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -18,7 +19,6 @@ const ids: number[] = [];
 
 const route = (path: string) => itemRoutes.find((r) => r.method === 'GET' && r.path === path)!;
 const LIST = route('/api/v1/items');
-const DETAIL = route('/api/v1/items/:id');
 
 beforeAll(async () => {
   app = await startTestApp({ CATALOG_CACHE_MB: '0' });
@@ -58,17 +58,22 @@ async function executed(document: string, variables: Record<string, unknown>, re
 }
 
 describe('rendered reads', () => {
-  it('when an item is read, then the answer is the GraphQL execution of the route’s document, written by PostgreSQL', async () => {
-    const op = parse(DETAIL.document).definitions[0] as OperationDefinitionNode;
-    const selection = op.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD)!;
-    for (const id of ids) {
-      const res = await app.request(`/api/v1/items/${id}`);
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual(await executed(DETAIL.document, { id }, 'item'));
-      // Passed through as PostgreSQL wrote it: not parsed and written again by Node.
-      expect(res.text).toBe(await findItemJson(app.db.sql, id, selectionJson(selection)));
-    }
-    expect((await app.request('/api/v1/items/999999')).status).toBe(404);
+  it('when a page is read, then its items are PostgreSQL’s text, passed through, and the rest the page’s numbers', async () => {
+    const op = parse(LIST.document).definitions[0] as OperationDefinitionNode;
+    const page = op.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD)!;
+    const itemsNode = page.selectionSet!.selections.find(
+      (s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === 'items',
+    )!;
+    const res = await app.request('/api/v1/items?keyword=edge');
+    const { items } = await findItemPageJson(
+      app.db.sql,
+      { search: compileKeyword('edge') },
+      'relevance',
+      20,
+      0,
+      selectionJson(itemsNode),
+    );
+    expect(res.text).toBe(`{"items":${items},"page":1,"limit":20,"total":3,"total_pages":1}`);
   });
 
   it('when pages are listed, searched and sorted, then each is the GraphQL execution of the route’s document', async () => {
