@@ -45,6 +45,18 @@ function rootFields(op: OperationDefinitionNode, document: DocumentNode): string
   return [...fields].sort();
 }
 
+/**
+ * Counts `op` of `document` as executed, once per root field it runs. The plugin below calls it for
+ * every execution; the REST runner for a read whose answer PostgreSQL rendered without one (rest/run.ts).
+ */
+export function countOperation(
+  metrics: Pick<Metrics, 'graphqlOperations'>,
+  op: OperationDefinitionNode,
+  document: DocumentNode,
+): void {
+  for (const field of rootFields(op, document)) metrics.graphqlOperations.inc({ field, type: op.operation });
+}
+
 export function useOperationMetrics(opts: OperationMetricsOptions): Plugin {
   return {
     onExecute({ args }) {
@@ -52,8 +64,7 @@ export function useOperationMetrics(opts: OperationMetricsOptions): Plugin {
       const op = getOperationAST(document, args.operationName ?? undefined);
       opts.onOperation?.(args.contextValue, (op?.name?.value ?? '(anonymous)').slice(0, MAX_NAME_LENGTH));
       if (!op) return;
-      const fields = rootFields(op, document);
-      for (const field of fields) opts.metrics.graphqlOperations.inc({ field, type: op.operation });
+      countOperation(opts.metrics, op, document);
       return {
         onExecuteDone({ result }) {
           if (!('errors' in result)) return;

@@ -138,6 +138,8 @@ export interface CompiledRoute extends RestRoute {
   compiled: DocumentNode;
   /** RestRoute.render's reader, made for this route's selection. */
   renderer?: Renderer;
+  /** The document's operation (`operationName` is its name). */
+  operation: OperationDefinitionNode;
   operationName: string;
   /** The root field the operation runs, and its node (arguments → variables). */
   field: GraphQLField<unknown, unknown>;
@@ -177,6 +179,7 @@ export function compileRoutes(yoga: Yoga, routes: RestRoute[]): CompiledRoute[] 
     return {
       ...route,
       compiled,
+      operation: op,
       operationName: op.name.value,
       field,
       fieldNode,

@@ -11,6 +11,7 @@ import { toAppError } from '../errors/to-app-error.ts';
 import { requireFieldScopes, validateFieldArgs } from '../graphql/field-guards.ts';
 import type { Yoga } from '../graphql/yoga.ts';
 import { type PreparedBody, prepareBody } from '../http/prepared-body.ts';
+import { countOperation } from '../observability/graphql-operations.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors } from '../validation/field-errors.ts';
 import type { AnswerCache } from './answer-cache.ts';
@@ -76,8 +77,8 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
     const { route } = read;
     const text = await route.renderer?.(ctx, read.args, read.variables);
     if (text === undefined) return publicAnswer(await executeRoute(route, read.variables, read.args, enveloped, ctx));
-    // Counted as the pipeline counts an operation it executes (observability/graphql-operations.ts).
-    ctx.services.metrics.graphqlOperations.inc({ field: route.fieldNode.name.value, type: 'query' });
+    // Counted as the pipeline counts an operation it executes.
+    countOperation(ctx.services.metrics, route.operation, route.compiled);
     if (text === null) throw notFound();
     return prepareBody(text);
   }
