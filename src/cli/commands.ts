@@ -29,7 +29,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { Admin, ApiKey } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import { reindexAll } from '../search/documents.ts';
-import { indexerSql } from '../search/indexer-sql.ts';
+import { maintenanceIndexerSql } from '../search/indexer-sql.ts';
 import { parseInput } from '../validation/field-errors.ts';
 
 export const USAGE = `usage: npm run cli -- <command>
@@ -217,7 +217,7 @@ async function run(ctx: RequestContext, args: Args, password: () => Promise<stri
     }
     case 'reindex': {
       // Maintenance work: a batch of a large catalogue may take longer than a request's statement limit.
-      const items = await reindexAll(indexerSql((text, params) => ctx.db.sql.queryUnbounded(text, params)));
+      const items = await reindexAll(maintenanceIndexerSql(ctx.db.sql));
       // As after any catalogue write: this process's cache at once, every other instance through the
       // notification (which arrives asynchronously, so it cannot stand in for the first).
       ctx.services.catalogCache.invalidate();

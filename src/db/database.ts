@@ -243,13 +243,14 @@ async function openPglite({
   countCalls(db, 'query', statements);
   const observers = new StatementObservers();
   timeCalls(db, 'query', (seconds, ok) => observers.emit(seconds, 'embedded', ok));
+  const query = async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows;
   const sql: SqlDriver = {
     kind: 'pglite',
     exec: async (script) => void (await db.exec(script)),
     execInTransaction: (script) => db.transaction(async (tx) => void (await tx.exec(script))),
-    query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows,
-    // A single in-process connection without a statement timeout.
-    queryUnbounded: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows,
+    query,
+    // A single in-process connection: no statement timeout to leave out.
+    queryUnbounded: query,
     // PGlite is a single in-process connection: nothing else can migrate at the same time.
     withLock: (fn) => fn(),
   };

@@ -1,3 +1,5 @@
+import type { SqlDriver } from '../db/database.ts';
+
 /**
  * What the indexers (documents.ts, spec-summary.ts) run their statements on: a Prisma client or
  * transaction (a catalogue write's), or plain SQL through `indexerSql`.
@@ -18,3 +20,7 @@ export function indexerSql(query: (text: string, params: unknown[]) => Promise<u
     $executeRawUnsafe: async (text: string, ...params: unknown[]) => (await query(text, params)).length,
   };
 }
+
+/** The indexers over the maintenance connections (start-up, `reindex`): without the request statement limit. */
+export const maintenanceIndexerSql = (sql: Pick<SqlDriver, 'queryUnbounded'>): IndexerSql =>
+  indexerSql((text, params) => sql.queryUnbounded(text, params));

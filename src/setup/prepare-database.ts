@@ -11,7 +11,7 @@ import type { Database } from '../db/database.ts';
 import { applyMigrations, readMigrations } from '../db/migrate.ts';
 import type { Logger } from '../logger.ts';
 import { indexMissing } from '../search/documents.ts';
-import { indexerSql } from '../search/indexer-sql.ts';
+import { maintenanceIndexerSql } from '../search/indexer-sql.ts';
 
 /**
  * Migrations, the bootstrap admin, the demo catalogue. Each step that does work says so before it
@@ -29,7 +29,7 @@ export async function prepareDatabase(db: Database, config: Config, log: Logger)
   }
   // Items from before search existed, the demo catalogue, or rows inserted behind the service's back:
   // start-up work, without the request statement limit (one batch of a large catalogue may take longer).
-  const indexed = await indexMissing(indexerSql((text, params) => db.sql.queryUnbounded(text, params)));
+  const indexed = await indexMissing(maintenanceIndexerSql(db.sql));
   if (indexed) log.info({ items: indexed }, 'search documents written');
   return admin;
 }
