@@ -7,7 +7,7 @@ import pg from 'pg';
 import { passwordHasher } from '../src/auth/password.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { applyMigrations, readMigrations } from '../src/db/migrate.ts';
-import { indexMissing } from '../src/search/documents.ts';
+import { indexMissing, UNINDEXED_ITEMS } from '../src/search/documents.ts';
 import { indexerSql } from '../src/search/indexer-sql.ts';
 
 // Production's argon2id cost, as the service hashes.
@@ -129,15 +129,8 @@ async function indexInBulk(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const missing = async () =>
-      (
-        await client.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM items i
-            WHERE NOT EXISTS (SELECT 1 FROM item_search_documents d WHERE d.item_id = i.id)
-               OR NOT EXISTS (SELECT 1 FROM item_spec_summaries s WHERE s.item_id = i.id)`,
-        )
-      ).rows[0]!.n;
-    if ((await missing()) === 0) return 0;
+    const missing = await client.query(`${UNINDEXED_ITEMS} LIMIT 1`);
+    if (missing.rowCount === 0) return 0;
     // JIT off, as on the service's connections: its compilation cost more than the statements here.
     await client.query('SET synchronous_commit = off; SET jit = off');
     for (const table of INDEX_TABLES) await client.query(`ALTER TABLE ${table} SET UNLOGGED`);

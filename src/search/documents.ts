@@ -128,18 +128,18 @@ export async function indexCategoryTree(sql: IndexerSql, id: number): Promise<vo
   );
 }
 
+/** The ids of items without a search document, a posting or a spec summary. */
+export const UNINDEXED_ITEMS = `SELECT i.id FROM items i
+   WHERE NOT EXISTS (SELECT 1 FROM item_search_documents d WHERE d.item_id = i.id)
+      OR NOT EXISTS (SELECT 1 FROM search_postings p WHERE p.item_id = i.id)
+      OR NOT EXISTS (SELECT 1 FROM item_spec_summaries s WHERE s.item_id = i.id)`;
+
 /**
  * Indexes the items that have no document, posting or spec summary (a batch's statements outside a transaction
  * may have stopped half-way); returns how many.
  */
 export async function indexMissing(sql: IndexerSql): Promise<number> {
-  const rows = await sql.$queryRawUnsafe<Array<{ id: number }>>(
-    `SELECT i.id FROM items i
-      WHERE NOT EXISTS (SELECT 1 FROM item_search_documents d WHERE d.item_id = i.id)
-         OR NOT EXISTS (SELECT 1 FROM search_postings p WHERE p.item_id = i.id)
-         OR NOT EXISTS (SELECT 1 FROM item_spec_summaries s WHERE s.item_id = i.id)
-      ORDER BY i.id`,
-  );
+  const rows = await sql.$queryRawUnsafe<Array<{ id: number }>>(`${UNINDEXED_ITEMS} ORDER BY i.id`);
   await indexItems(
     sql,
     rows.map((r) => r.id),
