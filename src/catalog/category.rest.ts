@@ -1,5 +1,16 @@
 /** REST routes of the category tree: each row runs a GraphQL operation with snake_case aliases. */
-import type { RestRoute } from '../rest/route.ts';
+import type { FieldNode } from 'graphql';
+import type { Renderer, RestRoute } from '../rest/route.ts';
+import { categorySelectionJson } from './catalog-json.ts';
+import { findCategoriesJson } from './category.repository.ts';
+
+/** The list's answer (`{ "categories": [...] }`) written by PostgreSQL (catalog-json.ts). */
+function renderCategories(selection: FieldNode): Renderer {
+  const key = JSON.stringify(selection.alias?.value ?? selection.name.value);
+  const categoryJson = categorySelectionJson(selection);
+  // The `categories` query's own read (category.graphql.ts).
+  return async (ctx) => `{${key}:${await findCategoriesJson(ctx.catalogReads, categoryJson)}}`;
+}
 
 export const categoryRoutes: RestRoute[] = [
   {
@@ -15,5 +26,6 @@ export const categoryRoutes: RestRoute[] = [
     // Contract §4.3's body is the operation's whole `data`: `{ "categories": [...] }`.
     bodyIsData: true,
     publicRead: true,
+    render: renderCategories,
   },
 ];

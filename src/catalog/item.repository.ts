@@ -10,7 +10,7 @@ import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, type ItemFilter, type ItemQuery, matchingItems, withClause } from '../search/item-query.ts';
 import { oneWordToken, postingOrder } from '../search/postings.ts';
 import type { ItemSort } from './item.schema.ts';
-import { ITEM_ROW_JSON } from './item-json.ts';
+import { ITEM_ROW_JSON, jsonArray } from './catalog-json.ts';
 
 /** A category as answers show it. */
 export interface CategoryRow {
@@ -56,8 +56,8 @@ export async function findItem(sql: SqlReader, id: number): Promise<ItemRow | nu
   return item === null ? null : (JSON.parse(item) as ItemRow);
 }
 
-/** One item as JSON text in the shape `itemJson` builds (item-json.ts), or null. */
-async function findItemJson(sql: SqlReader, id: number, itemJson: string): Promise<string | null> {
+/** One item as JSON text in the shape `itemJson` builds (catalog-json.ts), or null. */
+export async function findItemJson(sql: SqlReader, id: number, itemJson: string): Promise<string | null> {
   const [row] = await sql.query<{ item: string }>(
     `SELECT ${itemJson}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`,
     [id],
@@ -125,7 +125,7 @@ export function pageSql(
   /** `source` yields the matches' keys (item id in `id`) as `alias`; the page is cut from it in `order`. */
   const page = (source: string, alias: string, order: (t: string) => string, count: string, id = 'id') => `
      SELECT ${withTotal ? count : 'NULL::int'} AS total,
-            (SELECT COALESCE(json_agg(${itemJson} ORDER BY ${order('p')}), '[]')::text
+            (SELECT ${jsonArray(itemJson, order('p'))}
                FROM (${source} ORDER BY ${order(alias)} LIMIT $1 OFFSET $2) p
                JOIN items i ON i.id = p.${id} JOIN categories c ON c.id = i.category_id) AS items`;
   const token = oneWordSearch(filter, sort);

@@ -7,8 +7,8 @@ import { pageOf } from '../validation/paging.ts';
 import { INT32_MAX } from '../validation/rules.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
 import type { ListItemsInput } from './item.schema.ts';
-import { readItemPage } from './item.service.ts';
-import { selectionJson } from './item-json.ts';
+import { readItemJson, readItemPage } from './item.service.ts';
+import { itemSelectionJson } from './catalog-json.ts';
 
 /** The Item shape of contract §4, as a selection with REST names. */
 export const REST_ITEM_FIELDS = /* GraphQL */ `
@@ -47,7 +47,7 @@ const FACETS_PARAMETER = {
 } as const;
 
 /**
- * The list's answer written by PostgreSQL (item-json.ts): the page's fields in the document's order
+ * The list's answer written by PostgreSQL (catalog-json.ts): the page's fields in the document's order
  * and names — `items` as PostgreSQL writes them, the numbers as pageOf makes them. A field under
  * `@include(if: $x)` (the facets) is left out while `$x` is false; while it is true the operation runs.
  */
@@ -64,7 +64,7 @@ function renderPage(selection: FieldNode): Renderer {
   });
   const itemsNode = fields.find((f) => f.node.name.value === 'items')?.node;
   if (!itemsNode) throw new Error('a rendered page selects its items');
-  const itemJson = selectionJson(itemsNode);
+  const itemJson = itemSelectionJson(itemsNode);
   const numbered = Object.keys(pageOf([], { page: 1, limit: 1 }, 0));
   for (const f of fields)
     if (f.includeIf === undefined && !numbered.includes(f.node.name.value))
@@ -80,6 +80,12 @@ function renderPage(selection: FieldNode): Renderer {
     });
     return `{${parts.join(',')}}`;
   };
+}
+
+/** One item's answer written by PostgreSQL (catalog-json.ts); none: null (404 NOT_FOUND). */
+function renderItem(selection: FieldNode): Renderer {
+  const itemJson = itemSelectionJson(selection);
+  return (ctx, args) => readItemJson(ctx, (args as { id: number }).id, itemJson);
 }
 
 /** A path id; anything that cannot be an item id is simply not found (contract §4.2). */
@@ -133,6 +139,7 @@ export const itemRoutes: RestRoute[] = [
     variables: itemIdOf,
     result: 'item',
     publicRead: true,
+    render: renderItem,
     errors: ['NOT_FOUND'],
     example: { params: { id: 1 } },
   },

@@ -12,9 +12,9 @@ import { compileKeyword } from '../search/keyword.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
 import { catalogWrite, type Tx } from './catalog-write.ts';
 import { createOnce } from './idempotency.ts';
-import { findItemPageJson, type ItemRow } from './item.repository.ts';
+import { findItemJson, findItemPageJson, type ItemRow } from './item.repository.ts';
 import type { CreateItemInput, ListItemsInput, UpdateItemInput } from './item.schema.ts';
-import { ITEM_ROW_JSON } from './item-json.ts';
+import { ITEM_ROW_JSON } from './catalog-json.ts';
 
 /** One page of the public list; a page past the end is empty, with the right total. */
 export async function listItemPage(ctx: RequestContext, input: ListItemsInput): Promise<ItemPage> {
@@ -24,7 +24,7 @@ export async function listItemPage(ctx: RequestContext, input: ListItemsInput): 
 
 /**
  * listItemPage with the page's items as one JSON array text, each in the shape `itemJson` builds
- * (item-json.ts) — for an answer PostgreSQL writes itself (rest/run.ts: rendered reads).
+ * (catalog-json.ts) — for an answer PostgreSQL writes itself (rest/run.ts: rendered reads).
  */
 export async function readItemPage(ctx: RequestContext, input: ListItemsInput, itemJson: string) {
   const { page, limit, sort } = input;
@@ -56,6 +56,10 @@ export async function readItemPage(ctx: RequestContext, input: ListItemsInput, i
   if (input.keyword && total === 0) ctx.services.metrics.searchZeroResults.inc();
   return { page, limit, total, items, filter };
 }
+
+/** One item as JSON text in the shape `itemJson` builds, read as the `item` query reads it; none: null. */
+export const readItemJson = (ctx: RequestContext, id: number, itemJson: string): Promise<string | null> =>
+  findItemJson(ctx.catalogReads, id, itemJson);
 
 /** A page of items, with the filter it was read with (the facets count under the same one). */
 export type ItemPage = Page<ItemRow> & { filter: ItemFilter };

@@ -59,7 +59,7 @@ export interface RestRoute {
    */
   publicRead?: true;
   /**
-   * A public read whose answer PostgreSQL can write itself (catalog/item-json.ts): given the root
+   * A public read whose answer PostgreSQL can write itself (catalog/catalog-json.ts): given the root
    * field's selection once at start-up, it returns the reader of a request's answer — the body's JSON
    * text, null when there is none (404 NOT_FOUND), or undefined where the operation must run instead.
    */

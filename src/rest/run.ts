@@ -71,7 +71,7 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
 
   /**
    * A public read's answer made now: written by PostgreSQL where the route renders it (the same
-   * service read, the answer in the document's shape: catalog/item-json.ts), else the operation's.
+   * service read, the answer in the document's shape: catalog/catalog-json.ts), else the operation's.
    */
   async function readAnswer(read: ValidatedRead, ctx: RequestContext): Promise<PreparedBody> {
     const { route } = read;

@@ -1,6 +1,6 @@
 /**
- * Rendered reads (src/catalog/item-json.ts, rest/run.ts): the list route's answers are written by
- * PostgreSQL in the shape of the route's GraphQL selection. They must be exactly what the
+ * Rendered reads (src/catalog/catalog-json.ts, rest/run.ts): the list's, one item's and the
+ * categories' answers are written by PostgreSQL in the shape of the route's GraphQL selection. They must be exactly what the
  * same document answers when GraphQL executes it — for awkward values too (the largest and smallest
  * money, text that JSON must escape, a SKU without code or specs, an item without SKUs or images, images
  * tied on their order) — and they must be PostgreSQL's text, passed through.
@@ -9,7 +9,8 @@ import { type FieldNode, Kind, type OperationDefinitionNode, parse } from 'graph
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findItemPageJson } from '../../src/catalog/item.repository.ts';
 import { itemRoutes } from '../../src/catalog/item.rest.ts';
-import { selectionJson } from '../../src/catalog/item-json.ts';
+import { itemSelectionJson } from '../../src/catalog/catalog-json.ts';
+import { categoryRoutes } from '../../src/catalog/category.rest.ts';
 import { compileKeyword } from '../../src/search/keyword.ts';
 import { makeCategory, makeItem } from '../helpers/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -19,10 +20,14 @@ const ids: number[] = [];
 
 const route = (path: string) => itemRoutes.find((r) => r.method === 'GET' && r.path === path)!;
 const LIST = route('/api/v1/items');
+const ITEM = route('/api/v1/items/:id');
+const CATEGORIES = categoryRoutes.find((r) => r.path === '/api/v1/categories')!;
 
 beforeAll(async () => {
   app = await startTestApp({ CATALOG_CACHE_MB: '0' });
-  const category = await makeCategory(app, { name: 'Rendered "quotes" \\ 路径' });
+  const parent = await makeCategory(app, { name: 'Rendered "quotes" \\ 路径' });
+  // Its items sit in a sub-category: a rendered `parent_id` that is a number, beside the roots' null.
+  const category = await makeCategory(app, { name: 'Rendered child', parentId: parent.id, sortOrder: -1 });
   const at = (n: number) => `2026-02-0${n}T01:02:03.004Z`;
   const made = [
     await makeItem(app, {
@@ -71,7 +76,7 @@ describe('rendered reads', () => {
       'relevance',
       20,
       0,
-      selectionJson(itemsNode),
+      itemSelectionJson(itemsNode),
     );
     expect(res.text).toBe(`{"items":${items},"page":1,"limit":20,"total":3,"total_pages":1}`);
   });
@@ -96,11 +101,35 @@ describe('rendered reads', () => {
     }
   });
 
+  it('when one item is read, then its answer is the GraphQL execution of the route’s document; an unknown one is 404', async () => {
+    for (const id of ids) {
+      const res = await app.request(`/api/v1/items/${id}`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual(await executed(ITEM.document, { id }, 'item'));
+      // Compact, as JSON.stringify writes it (json_build_object writes `"id" : 1`, json_agg `}, {`).
+      expect(res.text).toMatch(/^\{"id":\d+,"name":/);
+      expect(res.text).not.toMatch(/" : |\}, \{/);
+    }
+    const missing = await app.request('/api/v1/items/2147483647');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('NOT_FOUND');
+  });
+
+  it('when the categories are listed, then the answer is the GraphQL execution of the route’s document', async () => {
+    const res = await app.request('/api/v1/categories');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ categories: await executed(CATEGORIES.document, {}, 'categories') });
+    // A root category's parent is JSON null, not left out (concat drops a NULL).
+    expect(res.body.categories.some((c: { parent_id: unknown }) => c.parent_id === null)).toBe(true);
+    expect(res.body.categories.map((c: { name: string }) => c.name)).toContain('Rendered "quotes" \\ 路径');
+  });
+
   it('when facets are asked for, then the operation runs (facets are not rendered) and the items are the same', async () => {
     const rendered = await app.request('/api/v1/items?keyword=edge');
     const withFacets = await app.request('/api/v1/items?keyword=edge&facets=true');
     expect(withFacets.status).toBe(200);
-    expect(withFacets.body.facets.categories).toHaveLength(1);
+    // The items' category and its parent.
+    expect(withFacets.body.facets.categories).toHaveLength(2);
     const { facets: _facets, ...page } = withFacets.body;
     expect(page).toEqual(rendered.body);
   });
