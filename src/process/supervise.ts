@@ -14,6 +14,7 @@ import { createLogger } from '../logger.ts';
 import { primaryClusterMetrics } from '../observability/cluster-metrics.ts';
 import { listenForMetrics } from '../observability/metrics-endpoint.ts';
 import { bindListener, SERVING, STOP_ACCEPTING, STOPPED_ACCEPTING, shareListener } from './shared-listener.ts';
+import { workerEnv, workerExecArgv } from './worker-runtime.ts';
 
 /** A worker that dies within this long of its start counts as a crash loop: replacements slow down. */
 const HEALTHY_AFTER_MS = 10_000;
@@ -37,8 +38,10 @@ export async function supervise(config: Config): Promise<void> {
   let stopping = false;
   let restartDelay = 0;
 
+  // Every worker runs with the memory settings of worker-runtime.ts.
+  cluster.setupPrimary({ execArgv: workerExecArgv() });
   const fork = (): Worker => {
-    const worker = cluster.fork();
+    const worker = cluster.fork(workerEnv());
     startedAt.set(worker.id, Date.now());
     return worker;
   };

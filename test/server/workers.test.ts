@@ -38,6 +38,11 @@ describe.skipIf(TEST_DB !== 'postgres')('WORKERS on PostgreSQL', () => {
       // Both listening (a worker that is only forked has not joined the shared socket yet).
       await expect.poll(() => service.output().match(/shop service listening/g)?.length, { timeout: 20_000 }).toBe(2);
       expect(childrenOf(service.pid)).toHaveLength(2);
+      // Each worker runs with the memory settings the primary forks it with (process/worker-runtime.ts).
+      for (const pid of childrenOf(service.pid)) {
+        expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--heap-growing-percent=100');
+        expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
+      }
       const [victim, survivor] = childrenOf(service.pid) as [number, number];
       process.kill(victim, 'SIGKILL');
       // (What the victim had accepted dies with it; from then on the survivor serves everything.)
