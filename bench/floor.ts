@@ -11,6 +11,7 @@ import { pageSql } from '../src/catalog/item.repository.ts';
 import { ITEM_SORTS, type ItemSort } from '../src/catalog/item.schema.ts';
 import type { SqlReader } from '../src/db/database.ts';
 import { containsPattern } from '../src/db/like.ts';
+import { pgStatement } from '../src/db/prepared.ts';
 import { type Facets, findFacets } from '../src/search/facets.ts';
 import type { ItemFilter } from '../src/search/item-query.ts';
 import { compileKeyword } from '../src/search/keyword.ts';
@@ -95,8 +96,12 @@ export function startFloor(url: string, port: number, poolSize = 10) {
     statement_timeout: 5000,
     connectionTimeoutMillis: 5000,
   });
-  // The service's facet and suggestion statements, run over plain `pg`.
-  const reader: SqlReader = { kind: 'postgres', query: async (text, params) => (await pool.query(text, params)).rows };
+  // The service's facet and suggestion statements, run over plain `pg` — prepared where the service's
+  // are (src/db/prepared.ts), as a hand-written server would prepare its fixed statements.
+  const reader: SqlReader = {
+    kind: 'postgres',
+    query: async (text, params, options) => (await pool.query(pgStatement(text, params, options))).rows,
+  };
   const server = createServer(async (req, res) => {
     try {
       const u = new URL(req.url ?? '/', 'http://floor');
@@ -136,7 +141,7 @@ export function startFloor(url: string, port: number, poolSize = 10) {
         const list = pageSql(filter, sort as ItemSort, limit, (page - 1) * limit, ITEM_JSON('i'));
         // Both settle before either's failure is answered: a rejection left unobserved would end the process.
         const [paged, faceted] = await Promise.allSettled([
-          pool.query(list.text, list.params),
+          pool.query(pgStatement(list.text, list.params, { prepare: list.prepare })),
           facets === 'true' ? findFacets(reader, filter) : undefined,
         ]);
         if (paged.status === 'rejected') throw paged.reason;
@@ -170,11 +175,11 @@ export function startFloor(url: string, port: number, poolSize = 10) {
       }
       const m = u.pathname.match(/^\/api\/v1\/items\/(\d{1,9})$/);
       if (m) {
-        const { rows } = await pool.query(DETAIL, [Number(m[1])]);
+        const { rows } = await pool.query(pgStatement(DETAIL, [Number(m[1])], { prepare: true }));
         return rows.length ? send(res, 200, rows[0].item) : send(res, 404, problem(404, 'NOT_FOUND'));
       }
       if (u.pathname === '/api/v1/categories') {
-        const { rows } = await pool.query(CATEGORIES);
+        const { rows } = await pool.query(pgStatement(CATEGORIES, [], { prepare: true }));
         return send(res, 200, `{"categories":${rows[0].categories}}`);
       }
       if (u.pathname === '/readyz') return send(res, 200, '{"status":"ready"}');

@@ -132,9 +132,11 @@ function concatOf(parts: Part[]): string {
   const group = (list: string[]): string =>
     list.length <= CONCAT_ARGS
       ? `concat(${list.join(', ')})`
-      : group(Array.from({ length: Math.ceil(list.length / CONCAT_ARGS) }, (_, k) =>
-          group(list.slice(k * CONCAT_ARGS, (k + 1) * CONCAT_ARGS)),
-        ));
+      : group(
+          Array.from({ length: Math.ceil(list.length / CONCAT_ARGS) }, (_, k) =>
+            group(list.slice(k * CONCAT_ARGS, (k + 1) * CONCAT_ARGS)),
+          ),
+        );
   return group(args);
 }
 

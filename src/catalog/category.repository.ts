@@ -12,6 +12,8 @@ export async function findCategories(sql: SqlReader): Promise<CategoryRow[]> {
 export async function findCategoriesJson(sql: SqlReader, categoryJson: string): Promise<string> {
   const [row] = await sql.query<{ categories: string }>(
     `SELECT ${jsonArray(categoryJson, 'c.sort_order, c.id')} AS categories FROM categories c`,
+    [],
+    { prepare: true },
   );
   // An aggregate without GROUP BY: always exactly one row.
   return row!.categories;

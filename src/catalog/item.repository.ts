@@ -9,8 +9,8 @@
 import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, type ItemFilter, type ItemQuery, matchingItems, withClause } from '../search/item-query.ts';
 import { oneWordToken, postingOrder } from '../search/postings.ts';
-import type { ItemSort } from './item.schema.ts';
 import { ITEM_ROW_JSON, jsonArray } from './catalog-json.ts';
+import type { ItemSort } from './item.schema.ts';
 
 /** A category as answers show it. */
 export interface CategoryRow {
@@ -61,6 +61,7 @@ export async function findItemJson(sql: SqlReader, id: number, itemJson: string)
   const [row] = await sql.query<{ item: string }>(
     `SELECT ${itemJson}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`,
     [id],
+    { prepare: true },
   );
   return row ? row.item : null;
 }
@@ -96,6 +97,10 @@ function pageOrder(query: ItemQuery, sort: ItemSort): { keys: string; order: (t:
   return { keys: '', order: ORDER_BY[sort === 'relevance' ? 'newest' : sort] };
 }
 
+/** No filter of any kind: the whole catalogue in some order. */
+const isUnfiltered = (filter: ItemFilter) =>
+  Object.values(filter).every((value) => value === undefined || (Array.isArray(value) && value.length === 0));
+
 /** The token of a search the one-word index answers: a one-word keyword alone, best match first. */
 function oneWordSearch(filter: ItemFilter, sort: ItemSort): string | undefined {
   const { search, categoryId, minPrice, maxPrice, inStock, specs } = filter;
@@ -121,7 +126,7 @@ export function pageSql(
   offset: number,
   itemJson: string,
   withTotal = true,
-): { text: string; params: unknown[] } {
+): { text: string; params: unknown[]; prepare: boolean } {
   /** `source` yields the matches' keys (item id in `id`) as `alias`; the page is cut from it in `order`. */
   const page = (source: string, alias: string, order: (t: string) => string, count: string, id = 'id') => `
      SELECT ${withTotal ? count : 'NULL::int'} AS total,
@@ -141,6 +146,8 @@ export function pageSql(
         'item_id',
       ),
       params: [limit, offset, token],
+      // One plan for every token: its postings' index, in its order, cut at the page.
+      prepare: true,
     };
   }
   const query = compileItemQuery(filter, [limit, offset]);
@@ -151,12 +158,16 @@ export function pageSql(
     return {
       text: `${withClause(query)} ${page(`SELECT ${SORT_COLUMNS} ${from}`, 'i', order, count)}`,
       params: query.params,
+      // No filter at all: the order's index, cut at the page — one plan for every page. (A filter's
+      // best plan depends on its values: a small category walks another index than a large one.)
+      prepare: isUnfiltered(filter),
     };
   }
   const hits = `hits AS MATERIALIZED (SELECT ${SORT_COLUMNS}${keys} ${from})`;
   return {
     text: `${withClause(query, [hits])} ${page('SELECT * FROM hits', 'hits', order, '(SELECT count(*)::int FROM hits)')}`,
     params: query.params,
+    prepare: false,
   };
 }
 
@@ -188,8 +199,8 @@ export async function findItemPageJson(
   itemJson: string,
   knownTotal?: number,
 ): Promise<{ total: number; items: string }> {
-  const { text, params } = pageSql(filter, sort, limit, offset, itemJson, knownTotal === undefined);
-  const [row] = await sql.query<{ total: number | null; items: string }>(text, params);
+  const { text, params, prepare } = pageSql(filter, sort, limit, offset, itemJson, knownTotal === undefined);
+  const [row] = await sql.query<{ total: number | null; items: string }>(text, params, { prepare });
   // An aggregate over subqueries: always exactly one row.
   return { total: knownTotal ?? row!.total ?? 0, items: row!.items };
 }

@@ -5,10 +5,10 @@ import type { Renderer, RestRequest, RestRoute } from '../rest/route.ts';
 import { specFiltersFromQuery } from '../search/spec-filter.ts';
 import { pageOf } from '../validation/paging.ts';
 import { INT32_MAX } from '../validation/rules.ts';
+import { itemSelectionJson } from './catalog-json.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
 import type { ListItemsInput } from './item.schema.ts';
 import { readItemJson, readItemPage } from './item.service.ts';
-import { itemSelectionJson } from './catalog-json.ts';
 
 /** The Item shape of contract §4, as a selection with REST names. */
 export const REST_ITEM_FIELDS = /* GraphQL */ `

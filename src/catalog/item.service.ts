@@ -10,11 +10,11 @@ import type { RequestContext } from '../request-context.ts';
 import type { ItemFilter } from '../search/item-query.ts';
 import { compileKeyword } from '../search/keyword.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
+import { ITEM_ROW_JSON } from './catalog-json.ts';
 import { catalogWrite, type Tx } from './catalog-write.ts';
 import { createOnce } from './idempotency.ts';
 import { findItemJson, findItemPageJson, type ItemRow } from './item.repository.ts';
 import type { CreateItemInput, ListItemsInput, UpdateItemInput } from './item.schema.ts';
-import { ITEM_ROW_JSON } from './catalog-json.ts';
 
 /** One page of the public list; a page past the end is empty, with the right total. */
 export async function listItemPage(ctx: RequestContext, input: ListItemsInput): Promise<ItemPage> {

@@ -3,6 +3,7 @@
  * a real PostgreSQL through `pg` when DATABASE_URL is set. Both get the same generated Prisma
  * client and the same migrations; `sql` runs raw, multi-statement scripts (migrations, seeds).
  */
+
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import type { PoolUsage } from '../observability/metrics.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { listenPostgres, type NotificationHandlers } from './pg-listen.ts';
 import { keepInitdbTemplate, readInitdbTemplate } from './pglite-template.ts';
+import { pgStatement, type QueryOptions } from './prepared.ts';
 
 export type { NotificationHandlers } from './pg-listen.ts';
 
@@ -25,7 +27,7 @@ export type Prisma = PrismaClient;
 export interface SqlReader {
   readonly kind: 'pglite' | 'postgres';
   /** Runs one parameterised statement and returns its rows. */
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
 }
 
 /**
@@ -312,7 +314,8 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
         client.release();
       }
     },
-    query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
+    query: async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+      (await pool.query(pgStatement(text, params, options))).rows as T[],
     queryUnbounded: async <T>(text: string, params?: unknown[]) => (await maintenance.query(text, params)).rows as T[],
     withLock: async (fn) => {
       const client = await maintenance.connect();
@@ -347,9 +350,9 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
   const reads: SqlReader = replicas.length
     ? {
         kind: 'postgres',
-        query: async <T>(text: string, params?: unknown[]) => {
+        query: async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
           const replica = replicas[next++ % replicas.length]!;
-          return (await replica.pool.query(text, params)).rows as T[];
+          return (await replica.pool.query(pgStatement(text, params, options))).rows as T[];
         },
       }
     : sql;

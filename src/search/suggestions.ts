@@ -67,6 +67,8 @@ export async function findSuggestions(
   if (terms.length === 0) return [];
   const categories = await sql.query<{ id: number; name: string }>(
     'SELECT id, name FROM categories ORDER BY sort_order, id',
+    [],
+    { prepare: true },
   );
   const matched = categories
     .map((c) => ({ c, grade: categoryMatch(formOf(c.name), terms) }))
@@ -100,6 +102,8 @@ function itemNames(
          JOIN items i ON i.id = p.item_id
         ORDER BY ${postingOrder('p')}`,
       [token],
+      // One plan for every token (its postings' index, in its order); `room` is one of 20 values.
+      { prepare: true },
     );
   }
   const query = compileItemQuery({ search });

@@ -7,10 +7,10 @@
  */
 import { type FieldNode, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findItemPageJson } from '../../src/catalog/item.repository.ts';
-import { itemRoutes } from '../../src/catalog/item.rest.ts';
 import { itemSelectionJson } from '../../src/catalog/catalog-json.ts';
 import { categoryRoutes } from '../../src/catalog/category.rest.ts';
+import { findItemPageJson } from '../../src/catalog/item.repository.ts';
+import { itemRoutes } from '../../src/catalog/item.rest.ts';
 import { compileKeyword } from '../../src/search/keyword.ts';
 import { makeCategory, makeItem } from '../helpers/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
