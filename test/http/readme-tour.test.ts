@@ -54,8 +54,10 @@ describe('README', () => {
     const script = steps
       .map((step, i) => `${step.body.replaceAll('localhost:3000', address)}\necho; echo '@@block ${i}@@'`)
       .join('\n');
-    // Asynchronously: the server answering the tour runs in this process.
-    const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { timeout: 30_000 });
+    // Asynchronously: the server answering the tour runs in this process. `--norc`: bash reads the
+    // system bashrc when its stdin is a socket (Node's pipes are) as if run by sshd, and Debian's
+    // breaks under `-u`.
+    const run = await promisify(execFile)('bash', ['--norc', '-euo', 'pipefail', '-c', script], { timeout: 30_000 });
     expect(run.stderr).toBe('');
     const outputs = run.stdout.split(/\n?@@block \d+@@\n/);
     // Each sh block is followed by the block of its output (a block with no output has none).
