@@ -56,26 +56,55 @@ export interface AnswerFacts {
   operation(): string | undefined;
 }
 
-/** Counts the bytes of the body as they leave (after compression, when this runs before it). */
+/**
+ * Counts the bytes of the body as they leave (after compression, when this runs before it). Plain
+ * functions of fixed arity over the response's own methods: this runs on every request.
+ */
 function countBytes(res: ServerResponse): { bytes: number } {
   const counted = { bytes: 0 };
-  const size = (chunk: unknown, encoding?: unknown) =>
+  const size = (chunk: unknown, encoding: unknown) =>
     typeof chunk === 'string'
       ? Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
       : chunk instanceof Uint8Array
         ? chunk.byteLength
         : 0;
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  (res as unknown as { write: (...args: unknown[]) => boolean }).write = (...args) => {
-    counted.bytes += size(args[0], args[1]);
-    return write(...args);
+  type Write = (this: ServerResponse, chunk: unknown, encoding?: unknown, cb?: unknown) => unknown;
+  const patched = res as unknown as { write: Write; end: Write };
+  const { write, end } = patched;
+  patched.write = function (chunk, encoding, cb) {
+    counted.bytes += size(chunk, encoding);
+    return write.call(this, chunk, encoding, cb);
   };
-  (res as unknown as { end: (...args: unknown[]) => ServerResponse }).end = (...args) => {
-    if (typeof args[0] !== 'function') counted.bytes += size(args[0], args[1]);
-    return end(...args);
+  patched.end = function (chunk, encoding, cb) {
+    if (typeof chunk !== 'function') counted.bytes += size(chunk, encoding);
+    return end.call(this, chunk, encoding, cb);
   };
   return counted;
+}
+
+type HttpMetrics = Pick<Metrics, 'httpRequests' | 'httpDuration'>;
+type HttpSeries = {
+  requests: ReturnType<HttpMetrics['httpRequests']['labels']>;
+  duration: ReturnType<HttpMetrics['httpDuration']['labels']>;
+};
+
+/**
+ * The request counter's and latency histogram's series of a method, route and status, found once:
+ * prom-client would validate and hash the label object on every request. Routes are patterns (or
+ * UNMATCHED_ROUTE), so the series are few.
+ */
+const seriesByMetrics = new WeakMap<HttpMetrics, Map<string, HttpSeries>>();
+function httpSeries(metrics: HttpMetrics, method: string, route: string, status: number): HttpSeries {
+  let series = seriesByMetrics.get(metrics);
+  if (!series) seriesByMetrics.set(metrics, (series = new Map()));
+  const key = `${method} ${status} ${route}`;
+  let found = series.get(key);
+  if (!found) {
+    const labels = { method, route, status: String(status) };
+    found = { requests: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) };
+    series.set(key, found);
+  }
+  return found;
 }
 
 /**
@@ -87,18 +116,25 @@ function countBytes(res: ServerResponse): { bytes: number } {
 export function observeAnswer(
   req: IncomingMessage,
   res: ServerResponse,
-  metrics: Pick<Metrics, 'httpRequests' | 'httpDuration'>,
+  metrics: HttpMetrics,
   graphqlEndpoint: string,
   facts: AnswerFacts,
 ): void {
-  const started = process.hrtime.bigint();
+  const started = performance.now();
   const counted = countBytes(res);
   res.on('finish', () => {
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const seconds = (performance.now() - started) / 1000;
     const route = facts.route();
-    const labels = { method: req.method ?? 'GET', route, status: String(res.statusCode) };
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, seconds);
+    const method = req.method ?? 'GET';
+    const status = res.statusCode;
+    const series = httpSeries(metrics, method, route, status);
+    series.requests.inc();
+    series.duration.observe(seconds);
+    // Error level is for what needs fixing here (a 500); a 503 is an expected state the service
+    // answers as designed — a database or WeChat away, mini-program login not configured.
+    const level = status === 500 ? 'error' : status >= 500 ? 'warn' : 'info';
+    // The line is made only when it is written (LOG_LEVEL may leave it out).
+    if (!facts.log.isLevelEnabled(level)) return;
     // Express may rewrite `url` on its way through routers; `originalUrl` is what arrived.
     const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     const queryAt = url.indexOf('?');
@@ -110,17 +146,13 @@ export function observeAnswer(
       ...(queryAt >= 0 && path !== graphqlEndpoint
         ? { query: url.slice(queryAt + 1, queryAt + 1 + MAX_QUERY_LENGTH) }
         : {}),
-      status: res.statusCode,
+      status,
       duration_ms: Math.round(seconds * 10_000) / 10,
       bytes: counted.bytes,
       client_ip: facts.clientIp,
       principal: facts.principal(),
       graphql_operation: facts.operation(),
     };
-    // Error level is for what needs fixing here (a 500); a 503 is an expected state the service
-    // answers as designed — a database or WeChat away, mini-program login not configured.
-    if (res.statusCode === 500) facts.log.error(line, 'request failed');
-    else if (res.statusCode >= 500) facts.log.warn(line, 'request not served');
-    else facts.log.info(line, 'request');
+    facts.log[level](line, status === 500 ? 'request failed' : status >= 500 ? 'request not served' : 'request');
   });
 }

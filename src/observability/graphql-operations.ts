@@ -54,8 +54,13 @@ export function countOperation(
   op: OperationDefinitionNode,
   document: DocumentNode,
 ): void {
-  for (const field of rootFields(op, document)) metrics.graphqlOperations.inc({ field, type: op.operation });
+  // Parsed documents are kept and reused (the REST routes', Yoga's parse cache): each is walked once.
+  let fields = fieldsOf.get(op);
+  if (!fields) fieldsOf.set(op, (fields = rootFields(op, document)));
+  for (const field of fields) metrics.graphqlOperations.inc({ field, type: op.operation });
 }
+
+const fieldsOf = new WeakMap<OperationDefinitionNode, string[]>();
 
 export function useOperationMetrics(opts: OperationMetricsOptions): Plugin {
   return {
