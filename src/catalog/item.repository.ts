@@ -56,13 +56,18 @@ export async function findItem(sql: SqlReader, id: number): Promise<ItemRow | nu
   return item === null ? null : (JSON.parse(item) as ItemRow);
 }
 
+/** One item's statement per JSON shape (a few: the row's and each route's selection). */
+const itemStatements = new Map<string, string>();
+
 /** One item as JSON text in the shape `itemJson` builds (catalog-json.ts), or null. */
 export async function findItemJson(sql: SqlReader, id: number, itemJson: string): Promise<string | null> {
-  const [row] = await sql.query<{ item: string }>(
-    `SELECT ${itemJson}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`,
-    [id],
-    { prepare: true },
-  );
+  // The same text object for every read of a shape: its hash is computed once, not per request.
+  let text = itemStatements.get(itemJson);
+  if (text === undefined) {
+    text = `SELECT ${itemJson}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`;
+    itemStatements.set(itemJson, text);
+  }
+  const [row] = await sql.query<{ item: string }>(text, [id], { prepare: true });
   return row ? row.item : null;
 }
 

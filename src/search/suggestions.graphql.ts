@@ -1,6 +1,7 @@
 /** `searchSuggestions` (contract §9.3): what a search box offers while the shopper types. Public. */
 import { z } from 'zod';
 import { builder } from '../graphql/builder.ts';
+import type { RequestContext } from '../request-context.ts';
 import { int, rule, text } from '../validation/rules.ts';
 import { findSuggestions, type Suggestion } from './suggestions.ts';
 
@@ -36,6 +37,12 @@ builder.queryField('searchSuggestions', (t) =>
           .transform((v) => v ?? DEFAULT_SUGGESTIONS),
       }),
     ),
-    resolve: (_root, args, ctx) => findSuggestions(ctx.catalogReads, args.q, args.limit ?? DEFAULT_SUGGESTIONS),
+    resolve: (_root, args, ctx) => suggestionsFor(ctx, args),
   }),
 );
+
+/** The field's read, for its arguments as validated (REST renders the same read: suggestions.rest.ts). */
+export const suggestionsFor = (
+  ctx: RequestContext,
+  args: { q: string; limit?: number | null },
+): Promise<Suggestion[]> => findSuggestions(ctx.catalogReads, args.q, args.limit ?? DEFAULT_SUGGESTIONS);

@@ -1,5 +1,7 @@
 /** REST route of contract §9.3: `GET /api/v1/search/suggestions`, a public read cached like the catalogue. */
+import { plainListRenderer } from '../rest/plain-render.ts';
 import type { RestRoute } from '../rest/route.ts';
+import { suggestionsFor } from './suggestions.graphql.ts';
 
 export const suggestionRoutes: RestRoute[] = [
   {
@@ -16,6 +18,11 @@ export const suggestionRoutes: RestRoute[] = [
     // Contract §9.3's body is `{ "suggestions": [...] }`: the operation's whole `data`.
     bodyIsData: true,
     publicRead: true,
+    // The field's own read, its objects projected by the selection (no execution: rest/plain-render.ts).
+    render: plainListRenderer(
+      (ctx, args) =>
+        suggestionsFor(ctx, args as { q: string; limit?: number }) as unknown as Promise<Record<string, unknown>[]>,
+    ),
     example: { query: { q: 'pao' } },
   },
 ];

@@ -12,6 +12,7 @@ import { categoryRoutes } from '../../src/catalog/category.rest.ts';
 import { findItemPageJson } from '../../src/catalog/item.repository.ts';
 import { itemRoutes } from '../../src/catalog/item.rest.ts';
 import { compileKeyword } from '../../src/search/keyword.ts';
+import { suggestionRoutes } from '../../src/search/suggestions.rest.ts';
 import { makeCategory, makeItem } from '../helpers/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -122,6 +123,19 @@ describe('rendered reads', () => {
     // A root category's parent is JSON null, not left out (concat drops a NULL).
     expect(res.body.categories.some((c: { parent_id: unknown }) => c.parent_id === null)).toBe(true);
     expect(res.body.categories.map((c: { name: string }) => c.name)).toContain('Rendered "quotes" \\ 路径');
+  });
+
+  it('when suggestions are asked for, then the answer is the GraphQL execution of the route’s document', async () => {
+    const [route] = suggestionRoutes;
+    for (const variables of [{ q: 'edge' }, { q: ' Edge ', limit: 1 }, { q: 'rendered' }, { q: 'nothing-here' }]) {
+      const params = new URLSearchParams(Object.entries(variables).map(([k, v]) => [k, String(v)]));
+      const res = await app.request(`/api/v1/search/suggestions?${params}`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body, JSON.stringify(variables)).toEqual({
+        suggestions: await executed(route!.document, variables, 'suggestions'),
+      });
+    }
+    expect((await app.request('/api/v1/search/suggestions?q=edge')).body.suggestions.length).toBeGreaterThan(1);
   });
 
   it('when facets are asked for, then the operation runs (facets are not rendered) and the items are the same', async () => {
