@@ -14,7 +14,7 @@ import { containsPattern } from '../src/db/like.ts';
 import { pgStatement } from '../src/db/prepared.ts';
 import { type Facets, findFacets } from '../src/search/facets.ts';
 import type { ItemFilter } from '../src/search/item-query.ts';
-import { compileKeyword } from '../src/search/keyword.ts';
+import { compiledKeyword } from '../src/search/keyword.ts';
 import { findSuggestions } from '../src/search/suggestions.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -133,7 +133,7 @@ export function startFloor(url: string, port: number, poolSize = 10) {
         }
         const filter: ItemFilter = {
           categoryId: category ?? undefined,
-          search: keyword ? compileKeyword(keyword) : undefined,
+          search: keyword ? compiledKeyword(keyword) : undefined,
           minPrice: minPrice ?? undefined,
           maxPrice: maxPrice ?? undefined,
           inStock: inStock === 'true' ? true : undefined,

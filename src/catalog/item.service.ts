@@ -8,7 +8,7 @@ import { isForeignKeyViolation } from '../db/prisma-errors.ts';
 import { notFound, validationFailed } from '../errors/app-error.ts';
 import type { RequestContext } from '../request-context.ts';
 import type { ItemFilter } from '../search/item-query.ts';
-import { compileKeyword } from '../search/keyword.ts';
+import { compiledKeyword } from '../search/keyword.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
 import { ITEM_ROW_JSON } from './catalog-json.ts';
 import { catalogWrite, type Tx } from './catalog-write.ts';
@@ -69,7 +69,7 @@ async function itemFilterOf(ctx: RequestContext, input: ListItemsInput): Promise
   return {
     categoryId: input.categoryId ?? undefined,
     search: input.keyword
-      ? compileKeyword(input.keyword, await ctx.services.synonyms.get(ctx.catalogReads))
+      ? compiledKeyword(input.keyword, await ctx.services.synonyms.get(ctx.catalogReads))
       : undefined,
     minPrice: input.minPrice ?? undefined,
     maxPrice: input.maxPrice ?? undefined,

@@ -3,6 +3,7 @@
  * it (the term itself, and the other terms of its synonym groups), and the whole keyword for the
  * name tiers and the revision-1 substring rule.
  */
+import { LRUCache } from 'lru-cache';
 import { containsPattern } from '../db/like.ts';
 import { normalise, type Term, termsOf } from './text.ts';
 
@@ -38,7 +39,26 @@ export function synonymIndexOf(groups: ReadonlyArray<readonly string[]>): Synony
   return index;
 }
 
-export function compileKeyword(keyword: string, synonyms: SynonymIndex = new Map()): KeywordSearch {
+/** No synonym groups. */
+export const NO_SYNONYMS: SynonymIndex = new Map();
+
+/** Compiled keywords kept per synonym index (a new index is a new set of groups). */
+const COMPILED_PER_INDEX = 2_000;
+const compiledByIndex = new WeakMap<SynonymIndex, LRUCache<string, KeywordSearch>>();
+
+/**
+ * compileKeyword, kept: segmenting and spelling a keyword (jieba, pinyin) cost ~25 µs per search,
+ * and shoppers repeat keywords. A KeywordSearch is never changed once made.
+ */
+export function compiledKeyword(keyword: string, synonyms: SynonymIndex = NO_SYNONYMS): KeywordSearch {
+  let kept = compiledByIndex.get(synonyms);
+  if (!kept) compiledByIndex.set(synonyms, (kept = new LRUCache({ max: COMPILED_PER_INDEX })));
+  let search = kept.get(keyword);
+  if (!search) kept.set(keyword, (search = compileKeyword(keyword, synonyms)));
+  return search;
+}
+
+export function compileKeyword(keyword: string, synonyms: SynonymIndex = NO_SYNONYMS): KeywordSearch {
   const terms = termsOf(keyword);
   const last = terms.length - 1;
   return {

@@ -6,7 +6,7 @@
  */
 import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, matchingItems } from './item-query.ts';
-import { compileKeyword, type KeywordSearch } from './keyword.ts';
+import { compiledKeyword, type KeywordSearch } from './keyword.ts';
 import { PINYIN, TIER } from './keyword-sql.ts';
 import { oneWordToken, postingOrder } from './postings.ts';
 import { hasHan, normalise, pinyinWordsOf, type Term, wordsOf } from './text.ts';
@@ -62,7 +62,7 @@ export async function findSuggestions(
   { oneWordIndex = true } = {},
 ): Promise<Suggestion[]> {
   // Compiled once: its terms (each term's own spelling) serve the categories, the SQL the items.
-  const search = compileKeyword(q);
+  const search = compiledKeyword(q);
   const terms: Term[] = search.terms.map(([own]) => own!.atoms[0]!);
   if (terms.length === 0) return [];
   const categories = await sql.query<{ id: number; name: string }>(

@@ -15,14 +15,22 @@ export interface Generations {
 
 export class SynonymIndexCache {
   #kept?: { generation: number; index: SynonymIndex };
+  /** The last index read, and the rows it was made of: the same rows give the same index object. */
+  #last?: { rows: string; index: SynonymIndex };
 
   constructor(private readonly generations: Generations) {}
 
   async get(sql: SqlReader): Promise<SynonymIndex> {
     const { enabled, generation } = this.generations;
     if (enabled && this.#kept?.generation === generation) return this.#kept.index;
-    const rows = await sql.query<{ terms: string[] }>('SELECT terms FROM synonym_groups');
-    const index = synonymIndexOf(rows.map((r) => r.terms));
+    const rows = await sql.query<{ terms: string[] }>('SELECT terms FROM synonym_groups ORDER BY id', [], {
+      prepare: true,
+    });
+    // With nothing kept (the cache off), every search reads the groups; unchanged groups keep their
+    // index object, so what is compiled against it (keyword.ts compiledKeyword) is reused.
+    const key = JSON.stringify(rows);
+    const index = this.#last?.rows === key ? this.#last.index : synonymIndexOf(rows.map((r) => r.terms));
+    this.#last = { rows: key, index };
     if (enabled) this.#kept = { generation, index };
     return index;
   }
