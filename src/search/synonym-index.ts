@@ -1,8 +1,10 @@
 /**
  * The synonym groups search expands terms with (contract §9.4), read once per catalogue generation:
  * a change to the groups fires the catalogue's notification like any catalogue write, so every
- * instance reads them again within the §7.6 bound. Without a working cache (off, or not listening)
- * they are read per search — one small statement.
+ * instance reads them again within the §7.6 bound. Without a working cache (off, or not hearing
+ * changes) they are kept for UNHEARD_MS at most — a change made elsewhere shows within §7.6's 1 s —
+ * and a change made here (a new generation) at once. Measured at 100,000 items with the cache off,
+ * reading them on every search cost 74 µs of the service's CPU per search (0.77 → 0.83 of the floor).
  */
 import type { SqlReader } from '../db/database.ts';
 import { type SynonymIndex, synonymIndexOf } from './keyword.ts';
@@ -13,8 +15,11 @@ export interface Generations {
   readonly generation: number;
 }
 
+/** How long groups are kept while changes made elsewhere cannot be heard (contract §7.6: 1 s at most). */
+export const UNHEARD_MS = 500;
+
 export class SynonymIndexCache {
-  #kept?: { generation: number; index: SynonymIndex };
+  #kept?: { generation: number; index: SynonymIndex; readAt: number };
   /** The last index read, and the rows it was made of: the same rows give the same index object. */
   #last?: { rows: string; index: SynonymIndex };
 
@@ -22,16 +27,20 @@ export class SynonymIndexCache {
 
   async get(sql: SqlReader): Promise<SynonymIndex> {
     const { enabled, generation } = this.generations;
-    if (enabled && this.#kept?.generation === generation) return this.#kept.index;
+    const kept = this.#kept;
+    const fresh = enabled || performance.now() - (kept?.readAt ?? Number.NEGATIVE_INFINITY) < UNHEARD_MS;
+    if (kept?.generation === generation && fresh) return kept.index;
+    const readAt = performance.now();
     const rows = await sql.query<{ terms: string[] }>('SELECT terms FROM synonym_groups ORDER BY id', [], {
       prepare: true,
     });
-    // With nothing kept (the cache off), every search reads the groups; unchanged groups keep their
-    // index object, so what is compiled against it (keyword.ts compiledKeyword) is reused.
+    // Unchanged groups keep their index object, so what is compiled against it (keyword.ts
+    // compiledKeyword) is reused.
     const key = JSON.stringify(rows);
     const index = this.#last?.rows === key ? this.#last.index : synonymIndexOf(rows.map((r) => r.terms));
     this.#last = { rows: key, index };
-    if (enabled) this.#kept = { generation, index };
+    // Under the generation the read began in: a change during the read makes the next search read again.
+    this.#kept = { generation, index, readAt };
     return index;
   }
 }

@@ -498,48 +498,55 @@ describe('suggestions (contract §9.3)', () => {
 });
 
 describe.skipIf(TEST_DB !== 'postgres')('search on another instance (contract §9.1, §7.6)', () => {
-  it('when an item or a synonym group is written on one instance, then a search on the other sees it within 1 s', async () => {
-    const other = await startTestApp({}, { url: app.databaseUrl! });
-    try {
-      const searchOther = async (keyword: string) =>
-        names(await other.request(`/api/v1/items?keyword=${encodeURIComponent(keyword)}&limit=100`));
-      // Cached on the other instance first, so a stale answer would be served if nothing told it.
-      expect(await searchOther('glacier')).toEqual([]);
-      expect(await searchOther('冰川')).toEqual([]);
-      const made = await app.graphql(
-        'mutation ($input: CreateItemInput!) { createItem(input: $input) { id } }',
-        {
-          input: { name: 'Glacier mug', categoryId: cats.get('Lamps')!, price: '5.00', stock: 1, skus: [], images: [] },
-        },
-        { token: admin },
-      );
-      expect(made.body.errors).toBeUndefined();
-      const within = async (probe: () => Promise<string[]>, expected: string[]) => {
-        const started = Date.now();
-        let seen = await probe();
-        while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() - started < 1000) {
-          await new Promise((r) => setTimeout(r, 20));
-          seen = await probe();
-        }
-        expect(seen).toEqual(expected);
-      };
-      await within(() => searchOther('glacier'), ['Glacier mug']);
-      const group = await app.graphql(
-        'mutation { saveSynonymGroup(terms: ["冰川", "glacier"]) { id } }',
-        {},
-        { token: admin },
-      );
-      expect(group.body.errors).toBeUndefined();
-      await within(() => searchOther('冰川'), ['Glacier mug']);
-      await app.graphql(
-        'mutation ($id: Int!) { deleteSynonymGroup(id: $id) }',
-        { id: group.body.data.saveSynonymGroup.id },
-        { token: admin },
-      );
-    } finally {
-      await other.close();
-    }
-  });
+  it.each([
+    ['the cache on', {}, 'glacier', '冰川'],
+    ['the cache off', { CATALOG_CACHE_MB: '0' }, 'tundra', '冻土'],
+  ])(
+    'when an item or a synonym group is written on one instance (the other with %s), then a search on the other sees it within 1 s',
+    async (_label, env, word, chinese) => {
+      const title = `${word[0]!.toUpperCase()}${word.slice(1)} mug`;
+      const other = await startTestApp(env, { url: app.databaseUrl! });
+      try {
+        const searchOther = async (keyword: string) =>
+          names(await other.request(`/api/v1/items?keyword=${encodeURIComponent(keyword)}&limit=100`));
+        // Cached on the other instance first, so a stale answer would be served if nothing told it.
+        expect(await searchOther(word)).toEqual([]);
+        expect(await searchOther(chinese)).toEqual([]);
+        const made = await app.graphql(
+          'mutation ($input: CreateItemInput!) { createItem(input: $input) { id } }',
+          {
+            input: { name: title, categoryId: cats.get('Lamps')!, price: '5.00', stock: 1, skus: [], images: [] },
+          },
+          { token: admin },
+        );
+        expect(made.body.errors).toBeUndefined();
+        const within = async (probe: () => Promise<string[]>, expected: string[]) => {
+          const started = Date.now();
+          let seen = await probe();
+          while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() - started < 1000) {
+            await new Promise((r) => setTimeout(r, 20));
+            seen = await probe();
+          }
+          expect(seen).toEqual(expected);
+        };
+        await within(() => searchOther(word), [title]);
+        const group = await app.graphql(
+          'mutation ($terms: [String!]!) { saveSynonymGroup(terms: $terms) { id } }',
+          { terms: [chinese, word] },
+          { token: admin },
+        );
+        expect(group.body.errors).toBeUndefined();
+        await within(() => searchOther(chinese), [title]);
+        await app.graphql(
+          'mutation ($id: Int!) { deleteSynonymGroup(id: $id) }',
+          { id: group.body.data.saveSynonymGroup.id },
+          { token: admin },
+        );
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it('when items sharing words are written at once on two instances, then every write succeeds and the one-word totals stay exact', async () => {
     const other = await startTestApp({}, { url: app.databaseUrl! });
