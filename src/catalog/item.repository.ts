@@ -114,6 +114,15 @@ function oneWordSearch(filter: ItemFilter, sort: ItemSort): string | undefined {
   return oneWordToken(search);
 }
 
+/** The one-word page's statement per item shape, with and without the total (pageSql). */
+const oneWordStatements = new Map<string, [withTotal?: string, withoutTotal?: string]>();
+function oneWordTexts(itemJson: string, withTotal: boolean, make: () => string): string {
+  let texts = oneWordStatements.get(itemJson);
+  if (!texts) oneWordStatements.set(itemJson, (texts = []));
+  const at = withTotal ? 0 : 1;
+  return (texts[at] ??= make());
+}
+
 /**
  * The statement of one page (`$1` limit, `$2` offset) and — unless `withTotal` is false — the number
  * of matching items, answering `total` and `items` (the JSON array of `itemJson` over `i` and its
@@ -141,8 +150,9 @@ export function pageSql(
   const token = oneWordSearch(filter, sort);
   if (token !== undefined) {
     const postings = 'FROM search_postings WHERE token = $3';
-    return {
-      text: page(
+    // The same text object for every one-word page of a shape: its hash is computed once.
+    const text = oneWordTexts(itemJson, withTotal, () =>
+      page(
         `SELECT item_id, tier, created_at ${postings}`,
         'search_postings',
         postingOrder,
@@ -150,6 +160,9 @@ export function pageSql(
         'COALESCE((SELECT items FROM search_token_counts WHERE token = $3), 0)',
         'item_id',
       ),
+    );
+    return {
+      text,
       params: [limit, offset, token],
       // One plan for every token: its postings' index, in its order, cut at the page.
       prepare: true,
