@@ -21,7 +21,7 @@
 import { type FieldNode, Kind, type SelectionSetNode } from 'graphql';
 
 /** A timestamp column as ISO 8601 UTC text with milliseconds, as the contract writes them. */
-export const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** How a column's value is written as JSON. */
 type JsonAs = 'number' | 'text' | 'json' | 'money' | 'time';

@@ -4,12 +4,10 @@ import type { Renderer, RestRoute } from '../rest/route.ts';
 import { categorySelectionJson } from './catalog-json.ts';
 import { findCategoriesJson } from './category.repository.ts';
 
-/** The list's answer (`{ "categories": [...] }`) written by PostgreSQL (catalog-json.ts). */
+/** The list written by PostgreSQL (catalog-json.ts), read as the `categories` query reads it (category.graphql.ts). */
 function renderCategories(selection: FieldNode): Renderer {
-  const key = JSON.stringify(selection.alias?.value ?? selection.name.value);
   const categoryJson = categorySelectionJson(selection);
-  // The `categories` query's own read (category.graphql.ts).
-  return async (ctx) => `{${key}:${await findCategoriesJson(ctx.catalogReads, categoryJson)}}`;
+  return (ctx) => findCategoriesJson(ctx.catalogReads, categoryJson);
 }
 
 export const categoryRoutes: RestRoute[] = [

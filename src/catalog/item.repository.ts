@@ -56,17 +56,27 @@ export async function findItem(sql: SqlReader, id: number): Promise<ItemRow | nu
   return item === null ? null : (JSON.parse(item) as ItemRow);
 }
 
-/** One item's statement per JSON shape (a few: the row's and each route's selection). */
-const itemStatements = new Map<string, string>();
+/**
+ * A statement's text per item JSON shape (a few: the row's and each route's selection) and kind, made
+ * once: the same text object every time, so naming it for its prepared statement (db/prepared.ts)
+ * hashes it once, not per request.
+ */
+const statementsByShape = new Map<string, Map<string, string>>();
+function statementFor(itemJson: string, kind: string, make: () => string): string {
+  let texts = statementsByShape.get(itemJson);
+  if (!texts) statementsByShape.set(itemJson, (texts = new Map()));
+  let text = texts.get(kind);
+  if (text === undefined) texts.set(kind, (text = make()));
+  return text;
+}
 
 /** One item as JSON text in the shape `itemJson` builds (catalog-json.ts), or null. */
 export async function findItemJson(sql: SqlReader, id: number, itemJson: string): Promise<string | null> {
-  // The same text object for every read of a shape: its hash is computed once, not per request.
-  let text = itemStatements.get(itemJson);
-  if (text === undefined) {
-    text = `SELECT ${itemJson}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`;
-    itemStatements.set(itemJson, text);
-  }
+  const text = statementFor(
+    itemJson,
+    'item',
+    () => `SELECT ${itemJson}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`,
+  );
   const [row] = await sql.query<{ item: string }>(text, [id], { prepare: true });
   return row ? row.item : null;
 }
@@ -114,15 +124,6 @@ function oneWordSearch(filter: ItemFilter, sort: ItemSort): string | undefined {
   return oneWordToken(search);
 }
 
-/** The one-word page's statement per item shape, with and without the total (pageSql). */
-const oneWordStatements = new Map<string, [withTotal?: string, withoutTotal?: string]>();
-function oneWordTexts(itemJson: string, withTotal: boolean, make: () => string): string {
-  let texts = oneWordStatements.get(itemJson);
-  if (!texts) oneWordStatements.set(itemJson, (texts = []));
-  const at = withTotal ? 0 : 1;
-  return (texts[at] ??= make());
-}
-
 /**
  * The statement of one page (`$1` limit, `$2` offset) and — unless `withTotal` is false — the number
  * of matching items, answering `total` and `items` (the JSON array of `itemJson` over `i` and its
@@ -150,8 +151,7 @@ export function pageSql(
   const token = oneWordSearch(filter, sort);
   if (token !== undefined) {
     const postings = 'FROM search_postings WHERE token = $3';
-    // The same text object for every one-word page of a shape: its hash is computed once.
-    const text = oneWordTexts(itemJson, withTotal, () =>
+    const text = statementFor(itemJson, withTotal ? 'one-word page and total' : 'one-word page', () =>
       page(
         `SELECT item_id, tier, created_at ${postings}`,
         'search_postings',

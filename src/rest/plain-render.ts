@@ -1,26 +1,25 @@
 /**
  * A rendered read (RestRoute.render) whose answer Node makes from a service's plain objects, without
- * GraphQL's execution: for a route whose body is its root field's list of objects (`bodyIsData`),
- * each a flat selection of fields exposed as they are (Pothos `expose*`: the object's property of the
- * same name, a scalar or enum that serialises as itself). test/catalog/rendered-reads.test.ts holds
- * such an answer equal to the same document executed by GraphQL.
+ * GraphQL's execution: for a root field that is a list of objects, each a flat selection of fields
+ * exposed as they are (Pothos `expose*`: the object's property of the same name, a scalar or enum that
+ * serialises as itself). test/catalog/rendered-reads.test.ts holds such an answer equal to the same
+ * document executed by GraphQL.
  */
 import { type FieldNode, Kind } from 'graphql';
 import type { RequestContext } from '../request-context.ts';
 import type { Renderer } from './route.ts';
 
-/** The renderer of `{ "<root key>": [...] }` from `read`'s objects, projected by the root field's selection. */
-export function plainListRenderer(
-  read: (ctx: RequestContext, args: unknown) => Promise<ReadonlyArray<Record<string, unknown>>>,
+/** The renderer of the root field's list from `read`'s objects, projected by the field's selection. */
+export function plainListRenderer<T extends object>(
+  read: (ctx: RequestContext, args: unknown) => Promise<readonly T[]>,
 ): (selection: FieldNode) => Renderer {
   return (selection) => {
     const picks = (selection.selectionSet?.selections ?? []).map((s) => {
       if (s.kind !== Kind.FIELD || s.selectionSet || s.directives?.length || s.arguments?.length)
         throw new Error('only plain scalar fields can be rendered from plain objects');
-      return [s.alias?.value ?? s.name.value, s.name.value] as const;
+      return [s.alias?.value ?? s.name.value, s.name.value as keyof T] as const;
     });
     if (picks.length === 0) throw new Error('a rendered list selects fields');
-    const key = JSON.stringify(selection.alias?.value ?? selection.name.value);
     return async (ctx, args) => {
       const rows = await read(ctx, args);
       const projected = rows.map((row) => {
@@ -28,7 +27,7 @@ export function plainListRenderer(
         for (const [as, name] of picks) out[as] = row[name];
         return out;
       });
-      return `{${key}:${JSON.stringify(projected)}}`;
+      return JSON.stringify(projected);
     };
   };
 }

@@ -60,8 +60,9 @@ export interface RestRoute {
   publicRead?: true;
   /**
    * A public read whose answer PostgreSQL can write itself (catalog/catalog-json.ts): given the root
-   * field's selection once at start-up, it returns the reader of a request's answer — the body's JSON
-   * text, null when there is none (404 NOT_FOUND), or undefined where the operation must run instead.
+   * field's selection once at start-up, it returns the reader of a request's answer — the root field's
+   * value as JSON text (the runner puts it in `data` for `bodyIsData`), null when there is none (404
+   * NOT_FOUND), or undefined where the operation must run instead.
    */
   render?: (selection: FieldNode) => Renderer;
   /** Success status (default 200; 204 answers without a body). */

@@ -80,7 +80,8 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
     // Counted as the pipeline counts an operation it executes.
     countOperation(ctx.services.metrics, route.operation, route.compiled);
     if (text === null) throw notFound();
-    return prepareBody(text);
+    // The body as executeRoute makes it: the field's value, or the whole `data` holding it.
+    return prepareBody(route.bodyIsData ? `{${JSON.stringify(route.result)}:${text}}` : text);
   }
 
   /** Sends a public read's answer (200 or 304) with the cache's `Cache-Control`. */

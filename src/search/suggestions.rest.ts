@@ -19,10 +19,7 @@ export const suggestionRoutes: RestRoute[] = [
     bodyIsData: true,
     publicRead: true,
     // The field's own read, its objects projected by the selection (no execution: rest/plain-render.ts).
-    render: plainListRenderer(
-      (ctx, args) =>
-        suggestionsFor(ctx, args as { q: string; limit?: number }) as unknown as Promise<Record<string, unknown>[]>,
-    ),
+    render: plainListRenderer((ctx, args) => suggestionsFor(ctx, args as { q: string; limit?: number })),
     example: { query: { q: 'pao' } },
   },
 ];

@@ -19,9 +19,8 @@ export interface Generations {
 export const UNHEARD_MS = 500;
 
 export class SynonymIndexCache {
-  #kept?: { generation: number; index: SynonymIndex; readAt: number };
-  /** The last index read, and the rows it was made of: the same rows give the same index object. */
-  #last?: { rows: string; index: SynonymIndex };
+  /** The groups last read: under which generation, when, and the rows the index was made of. */
+  #kept?: { generation: number; readAt: number; rows: string; index: SynonymIndex };
 
   constructor(private readonly generations: Generations) {}
 
@@ -37,10 +36,9 @@ export class SynonymIndexCache {
     // Unchanged groups keep their index object, so what is compiled against it (keyword.ts
     // compiledKeyword) is reused.
     const key = JSON.stringify(rows);
-    const index = this.#last?.rows === key ? this.#last.index : synonymIndexOf(rows.map((r) => r.terms));
-    this.#last = { rows: key, index };
+    const index = kept?.rows === key ? kept.index : synonymIndexOf(rows.map((r) => r.terms));
     // Under the generation the read began in: a change during the read makes the next search read again.
-    this.#kept = { generation, index, readAt };
+    this.#kept = { generation, readAt, rows: key, index };
     return index;
   }
 }
