@@ -41,6 +41,11 @@ const result = await build({
     js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
   },
   sourcemap: 'linked',
+  // Whitespace and comments out (names kept, so stack traces still name every function; the linked
+  // source map gives file and line): every serving process keeps the source text of its modules in
+  // its heap, and a chunk holding any non-ASCII character (an em dash, a § in a comment) is kept at
+  // two bytes a character. Measured in a worker's heap snapshot: 12.5 MB of source text before, ~6 MB after.
+  minifyWhitespace: true,
   logLevel: 'warning',
   metafile: true,
 });

@@ -47,7 +47,8 @@ export interface GuardedArgs {
 /** What the HTTP layer knows of a request before any audience is resolved. */
 export interface RequestInfo {
   requestId: string;
-  log: Logger;
+  /** The request's logger, asked for when the context first logs. */
+  logger: () => Logger;
   /** Every Authorization header sent (normally zero or one). */
   authorization: readonly string[];
   clientIp: string;
@@ -57,9 +58,21 @@ export interface RequestInfo {
 }
 
 export function createRequestContext(db: Database, services: Services, req: RequestInfo): RequestContext {
-  const { authorization, readFromPrimary, ...rest } = req;
-  const auth = RequestAuth.fromHeaders(authorization, services, db);
-  return { ...rest, db, services, auth, catalogReads: readFromPrimary ? db.sql : db.reads, observed: {} };
+  // Spelled out (no rest/spread): built on every request, and one object shape for every context.
+  return {
+    requestId: req.requestId,
+    get log() {
+      return req.logger();
+    },
+    db,
+    services,
+    auth: RequestAuth.fromHeaders(req.authorization, services, db),
+    clientIp: req.clientIp,
+    userAgent: req.userAgent,
+    catalogReads: req.readFromPrimary ? db.sql : db.reads,
+    guarded: undefined,
+    observed: {},
+  };
 }
 
 /** A context for an operator at a shell (`npm run cli`): trusted, acting for no account. */
@@ -73,6 +86,7 @@ export function operatorContext(db: Database, services: Services, log: Logger): 
     clientIp: 'local',
     userAgent: 'cli',
     catalogReads: db.sql,
+    guarded: undefined,
     observed: {},
   };
 }

@@ -287,16 +287,18 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
   const observers = new StatementObservers();
   const silence = new SilenceObservers();
   const statementTimeoutMs = target.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const statements = { n: 0 };
   const { pool, maintenance, close } = openPgPools({
     url: target.url,
     poolSize: target.poolSize ?? 10,
     statementTimeoutMs,
     onStatement: (seconds, which, ok) => observers.emit(seconds, which === 'requests' ? 'primary' : which, ok),
+    onQuery: () => {
+      statements.n++;
+    },
     onConnectFailed: () => observers.unreachable(),
     onSilence: (silent) => silence.emit(silent, 'primary'),
   });
-  const statements = { n: 0 };
-  for (const p of [pool, maintenance]) p.on('connect', (client) => countCalls(client, 'query', statements));
   const sql: SqlDriver = {
     kind: 'postgres',
     exec: async (script) => void (await maintenance.query(script)),

@@ -17,6 +17,8 @@ export interface PgPoolOptions {
   statementTimeoutMs: number;
   /** Called with each statement's duration in seconds (request pool and maintenance pool alike). */
   onStatement?: (seconds: number, pool: 'requests' | 'maintenance', ok: boolean) => void;
+  /** Called as each statement is sent, on either pool. */
+  onQuery?: () => void;
   /** Called when the request pool cannot hand out a connection (refused, unreachable, or none free in time). */
   onConnectFailed?: () => void;
   /** Called when the request pool starts failing fast (the database went silent) and when it stops. */
@@ -55,38 +57,60 @@ const CLOSE_FORCE_MS = 500;
 const GOODBYE_MS = 500;
 
 /**
- * After pg's client-side timeout the statement is still in flight: the connection would answer it
- * later, or never (a silent network), and every statement queued behind it would wait too. So such
- * a connection is ended at once. `end()` destroys the socket of a client with a statement in flight,
+ * One wrapper around each client's `query` (it runs for every statement, so one closure and a fixed
+ * arity, not a chain of rest-argument wrappers): counts the statement, times it from sending to its
+ * reply, and discards the connection when pg's client-side timeout expired.
+ *
+ * After that timeout the statement is still in flight: the connection would answer it later, or
+ * never (a silent network), and every statement queued behind it would wait too. So such a
+ * connection is ended at once. `end()` destroys the socket of a client with a statement in flight,
  * and marks it ending, which pg-pool's release checks — so it is removed from the pool whether
  * released by `pool.query`, by our own `connect()` callers, or by Prisma's adapter, whose
  * transactions release their client without passing the error on.
  */
-function discardOnTimeout(client: pg.PoolClient, onTimeout: () => void): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  const discard = (err: unknown) => {
-    if (!(err instanceof Error && err.message === READ_TIMEOUT_MESSAGE)) return;
-    client.end().catch(() => {});
-    onTimeout();
-  };
-  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-    const last = args.length - 1;
-    const callback = args[last];
-    if (typeof callback === 'function') {
-      // Callback style (pg-pool's own `pool.query`, the catalogue's one-statement reads): discard
-      // before the caller releases.
-      args[last] = (err: unknown, res: unknown) => {
-        discard(err);
-        callback(err, res);
-      };
-      return query(...args);
+function instrumentClient(client: pg.PoolClient, hooks: ClientHooks): void {
+  type Query = (this: pg.PoolClient, config: unknown, values?: unknown, callback?: unknown) => unknown;
+  const query = client.query as unknown as Query;
+  const { onStatement, onTimeout, onQuery } = hooks;
+  const settled = (started: number, err: unknown) => {
+    onStatement?.((performance.now() - started) / 1000, !err);
+    if (onTimeout && err instanceof Error && err.message === READ_TIMEOUT_MESSAGE) {
+      client.end().catch(() => {});
+      onTimeout();
     }
-    const result = query(...args);
+  };
+  (client as unknown as { query: Query }).query = function (config, values, callback) {
+    onQuery?.();
+    const started = performance.now();
+    // Callback style (pg-pool's own `pool.query`, the catalogue's one-statement reads): settled
+    // before the caller releases. pg's callback is the last argument given.
+    if (typeof callback === 'function' || typeof values === 'function') {
+      const cb = (typeof callback === 'function' ? callback : values) as (err: unknown, res: unknown) => unknown;
+      const done = (err: unknown, res: unknown) => {
+        settled(started, err);
+        return cb(err, res);
+      };
+      return typeof callback === 'function' ? query.call(this, config, values, done) : query.call(this, config, done);
+    }
+    const result = query.call(this, config, values);
     // Promise style (Prisma's adapter): a side branch, registered before the caller's, sees the
-    // rejection first.
-    if (result instanceof Promise) result.catch(discard);
+    // settlement first.
+    if (result instanceof Promise)
+      result.then(
+        () => settled(started, undefined),
+        (err: unknown) => settled(started, err),
+      );
     return result;
   };
+}
+
+interface ClientHooks {
+  /** Each statement's duration in seconds, and whether it succeeded. */
+  onStatement?: (seconds: number, ok: boolean) => void;
+  /** A statement got no answer within the client-side timeout (its connection is discarded). */
+  onTimeout?: () => void;
+  /** Each statement sent (counted, for tests of how many a request runs). */
+  onQuery?: () => void;
 }
 
 interface TrackedPool {
@@ -130,33 +154,6 @@ async function endPool({ pool, clients }: TrackedPool): Promise<void> {
 }
 
 /**
- * Times each statement from sending to its reply. Installed first, beneath the timeout guard.
- */
-function timeStatements(client: pg.PoolClient, observe: (seconds: number, ok: boolean) => void): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-    const started = performance.now();
-    const done = (ok: boolean) => observe((performance.now() - started) / 1000, ok);
-    const last = args.length - 1;
-    const callback = args[last];
-    if (typeof callback === 'function') {
-      args[last] = (...results: unknown[]) => {
-        done(!results[0]);
-        return callback(...results);
-      };
-      return query(...args);
-    }
-    const result = query(...args);
-    if (result instanceof Promise)
-      result.then(
-        () => done(true),
-        () => done(false),
-      );
-    return result;
-  };
-}
-
-/**
  * `pool.connect`, in both of its styles (pool.query uses the callback one, Prisma's adapter the
  * promise one), behind the breaker: while it is open a request fails at once; a new connection that
  * could not be opened in time trips it. Every failure is also told to `onFailed`.
@@ -188,12 +185,8 @@ function guardConnect(pool: pg.Pool, breaker: SilenceBreaker, onFailed?: () => v
   };
 }
 
-/** A pool whose clients are tracked (for a bounded close) and, with `onTimeout`, discarded on a statement timeout. */
-function createPool(
-  config: pg.PoolConfig,
-  onTimeout: (() => void) | undefined,
-  onStatement?: (seconds: number, ok: boolean) => void,
-): TrackedPool {
+/** A pool whose clients are tracked (for a bounded close) and instrumented (instrumentClient). */
+function createPool(config: pg.PoolConfig, hooks: ClientHooks): TrackedPool {
   const pool = new pg.Pool(config);
   const clients = new Set<pg.PoolClient>();
   // An idle client losing its connection (database restart) must not crash the process.
@@ -203,8 +196,7 @@ function createPool(
     // A checked-out client whose socket breaks emits 'error' too; its statement fails with the same
     // error, which is what callers see. Without a listener the event would crash the process.
     client.on('error', () => {});
-    if (onStatement) timeStatements(client, onStatement);
-    if (onTimeout) discardOnTimeout(client, onTimeout);
+    instrumentClient(client, hooks);
   });
   pool.on('remove', (client) => clients.delete(client));
   return { pool, clients };
@@ -224,6 +216,7 @@ export function openPgPools({
   poolSize,
   statementTimeoutMs,
   onStatement,
+  onQuery,
   onConnectFailed,
   onSilence,
 }: PgPoolOptions): PgPools {
@@ -252,16 +245,18 @@ export function openPgPools({
       statement_timeout: statementTimeoutMs,
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
-    // A statement that got no answer in time: the database may have gone silent.
-    () => breaker.trip(),
-    onStatement && ((seconds, ok) => onStatement(seconds, 'requests', ok)),
+    {
+      // A statement that got no answer in time: the database may have gone silent.
+      onTimeout: () => breaker.trip(),
+      onStatement: onStatement && ((seconds, ok) => onStatement(seconds, 'requests', ok)),
+      onQuery,
+    },
   );
   // Start-up scripts (the maintenance pool) wait as long as they must: no breaker there.
   guardConnect(requests.pool, breaker, onConnectFailed);
   const maintenance = createPool(
     { ...common, max: 2 },
-    undefined,
-    onStatement && ((seconds, ok) => onStatement(seconds, 'maintenance', ok)),
+    { onStatement: onStatement && ((seconds, ok) => onStatement(seconds, 'maintenance', ok)), onQuery },
   );
   return {
     pool: requests.pool,

@@ -12,17 +12,16 @@ import { scopeOf } from './request-scope.ts';
 type HttpMetrics = Pick<Metrics, 'httpRequests' | 'httpDuration'>;
 
 /** Observes the request's answer unless it is observed already (its scope must be open). */
-export function observeOnce(
-  req: IncomingMessage,
+export function observeOnce<R extends IncomingMessage>(
+  req: R,
   res: ServerResponse,
   metrics: HttpMetrics,
   graphqlEndpoint: string,
-  facts: Omit<AnswerFacts, 'log' | 'clientIp'>,
+  facts: AnswerFacts<R>,
 ): void {
   const scope = scopeOf(res);
   if (scope.observed) return;
-  scope.observed = true;
-  observeAnswer(req, res, metrics, graphqlEndpoint, { ...facts, log: scope.log, clientIp: scope.clientIp });
+  observeAnswer(req, res, metrics, graphqlEndpoint, scope, facts);
 }
 
 /** The route pattern the request matched (`/api/v1/items/:id`), or UNMATCHED_ROUTE. */
@@ -31,15 +30,16 @@ function routeOf(req: Request): string {
   return typeof path === 'string' ? req.baseUrl + path : UNMATCHED_ROUTE;
 }
 
+/** What Express's requests report: the route its router matched, the operation the context ran. */
+const EXPRESS_FACTS: AnswerFacts<Request> = {
+  route: routeOf,
+  operation: (scope) => scope.context?.observed.operationName,
+};
+
 /** Install right after the request scope (request id, logger) and before compression. */
 export function accessLog(metrics: HttpMetrics, graphqlEndpoint: string) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const scope = scopeOf(res);
-    observeOnce(req, res, metrics, graphqlEndpoint, {
-      route: () => routeOf(req),
-      principal: () => scope.context?.auth.principal,
-      operation: () => scope.context?.observed.operationName,
-    });
+    observeOnce(req, res, metrics, graphqlEndpoint, EXPRESS_FACTS);
     next();
   };
 }

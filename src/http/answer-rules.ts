@@ -44,42 +44,81 @@ export const UNMATCHED_ROUTE = '(unmatched)';
 
 const MAX_QUERY_LENGTH = 512;
 
-/** What the log line reports beyond the HTTP facts, read when the answer has gone. */
-export interface AnswerFacts {
-  log: Logger;
-  /** The route pattern (`/api/v1/items/:id`), or UNMATCHED_ROUTE. */
-  route(): string;
-  clientIp: string;
-  /** `customer:7` / `admin:1`: whoever the request's token was verified to be, if anyone. */
-  principal(): string | undefined;
-  /** The GraphQL operation the request ran (a REST route's, or the document's). */
-  operation(): string | undefined;
+/**
+ * What the request line reports beyond the HTTP facts, read when the answer has gone: the request's
+ * scope (http/request-scope.ts: its logger, the client's address, and the context once built).
+ */
+export interface ObservedScope {
+  readonly log: Logger;
+  /** Whether a line at `level` would be written (its logger need not be made to know). */
+  logs(level: 'info' | 'warn' | 'error'): boolean;
+  readonly clientIp: string;
+  readonly context?: {
+    /** `customer:7` / `admin:1`: whoever the request's token was verified to be, if anyone. */
+    readonly auth: { readonly principal: string | undefined };
+    readonly observed: { operationName?: string };
+  };
+  /** Set once the answer is observed: a request is counted and logged once. */
+  observed?: object;
 }
 
+/** How the route (`/api/v1/items/:id`, or UNMATCHED_ROUTE) and the GraphQL operation are known. */
+export interface AnswerFacts<R extends IncomingMessage = IncomingMessage> {
+  /** The route pattern, or how to read it off the request when the answer has gone (Express's router). */
+  route: string | ((req: R) => string);
+  /** The GraphQL operation the request ran (a REST route's, or the document's), or how to read it. */
+  operation: string | undefined | ((scope: ObservedScope) => string | undefined);
+}
+
+type Write = (this: ServerResponse, chunk: unknown, encoding?: unknown, cb?: unknown) => unknown;
+
+const OBSERVATION = Symbol('observation');
+type Observed = ServerResponse & { [OBSERVATION]: Observation };
+/** The response's `write` and `end`, as the hooks below replace and call them. */
+type Writes = { write: Write; end: Write };
+
+/** The bytes of a chunk given to `write`/`end`. */
+const sizeOf = (chunk: unknown, encoding: unknown) =>
+  typeof chunk === 'string'
+    ? Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+    : chunk instanceof Uint8Array
+      ? chunk.byteLength
+      : 0;
+
 /**
- * Counts the bytes of the body as they leave (after compression, when this runs before it). Plain
- * functions of fixed arity over the response's own methods: this runs on every request.
+ * One request's observation: its start, the bytes of the body as they leave (after compression, when
+ * this runs before it), and the facts of its line. The response's `write`, `end` and `finish` hooks
+ * are the shared functions below, which find it on the response: nothing is made per request but this.
  */
-function countBytes(res: ServerResponse): { bytes: number } {
-  const counted = { bytes: 0 };
-  const size = (chunk: unknown, encoding: unknown) =>
-    typeof chunk === 'string'
-      ? Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
-      : chunk instanceof Uint8Array
-        ? chunk.byteLength
-        : 0;
-  type Write = (this: ServerResponse, chunk: unknown, encoding?: unknown, cb?: unknown) => unknown;
-  const patched = res as unknown as { write: Write; end: Write };
-  const { write, end } = patched;
-  patched.write = function (chunk, encoding, cb) {
-    counted.bytes += size(chunk, encoding);
-    return write.call(this, chunk, encoding, cb);
-  };
-  patched.end = function (chunk, encoding, cb) {
-    if (typeof chunk !== 'function') counted.bytes += size(chunk, encoding);
-    return end.call(this, chunk, encoding, cb);
-  };
-  return counted;
+class Observation {
+  readonly started = performance.now();
+  bytes = 0;
+  readonly write: Write;
+  readonly end: Write;
+
+  constructor(
+    readonly req: IncomingMessage,
+    res: ServerResponse,
+    readonly metrics: HttpMetrics,
+    readonly graphqlEndpoint: string,
+    readonly scope: ObservedScope,
+    readonly facts: AnswerFacts<never>,
+  ) {
+    this.write = (res as unknown as Writes).write;
+    this.end = (res as unknown as Writes).end;
+  }
+}
+
+function countedWrite(this: Observed, chunk: unknown, encoding?: unknown, cb?: unknown): unknown {
+  const observation = this[OBSERVATION];
+  observation.bytes += sizeOf(chunk, encoding);
+  return observation.write.call(this, chunk, encoding, cb);
+}
+
+function countedEnd(this: Observed, chunk: unknown, encoding?: unknown, cb?: unknown): unknown {
+  const observation = this[OBSERVATION];
+  if (typeof chunk !== 'function') observation.bytes += sizeOf(chunk, encoding);
+  return observation.end.call(this, chunk, encoding, cb);
 }
 
 type HttpMetrics = Pick<Metrics, 'httpRequests' | 'httpDuration'>;
@@ -91,18 +130,22 @@ type HttpSeries = {
 /**
  * The request counter's and latency histogram's series of a method, route and status, found once:
  * prom-client would validate and hash the label object on every request. Routes are patterns (or
- * UNMATCHED_ROUTE), so the series are few.
+ * UNMATCHED_ROUTE), so the series are few; they are looked up by the strings as they are, never by
+ * a key made per request.
  */
-const seriesByMetrics = new WeakMap<HttpMetrics, Map<string, HttpSeries>>();
+const seriesByMetrics = new WeakMap<HttpMetrics, Map<string, Map<string, Map<number, HttpSeries>>>>();
 function httpSeries(metrics: HttpMetrics, method: string, route: string, status: number): HttpSeries {
-  let series = seriesByMetrics.get(metrics);
-  if (!series) seriesByMetrics.set(metrics, (series = new Map()));
-  const key = `${method} ${status} ${route}`;
-  let found = series.get(key);
+  let byMethod = seriesByMetrics.get(metrics);
+  if (!byMethod) seriesByMetrics.set(metrics, (byMethod = new Map()));
+  let byRoute = byMethod.get(method);
+  if (!byRoute) byMethod.set(method, (byRoute = new Map()));
+  let byStatus = byRoute.get(route);
+  if (!byStatus) byRoute.set(route, (byStatus = new Map()));
+  let found = byStatus.get(status);
   if (!found) {
     const labels = { method, route, status: String(status) };
     found = { requests: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) };
-    series.set(key, found);
+    byStatus.set(status, found);
   }
   return found;
 }
@@ -113,46 +156,52 @@ function httpSeries(metrics: HttpMetrics, method: string, route: string, status:
  * the GraphQL endpoint (a GET there carries documents and variables, which may hold a password).
  * Call it before anything writes the body.
  */
-export function observeAnswer(
-  req: IncomingMessage,
+export function observeAnswer<R extends IncomingMessage>(
+  req: R,
   res: ServerResponse,
   metrics: HttpMetrics,
   graphqlEndpoint: string,
-  facts: AnswerFacts,
+  scope: ObservedScope,
+  facts: AnswerFacts<R>,
 ): void {
-  const started = performance.now();
-  const counted = countBytes(res);
-  res.on('finish', () => {
-    const seconds = (performance.now() - started) / 1000;
-    const route = facts.route();
-    const method = req.method ?? 'GET';
-    const status = res.statusCode;
-    const series = httpSeries(metrics, method, route, status);
-    series.requests.inc();
-    series.duration.observe(seconds);
-    // Error level is for what needs fixing here (a 500); a 503 is an expected state the service
-    // answers as designed — a database or WeChat away, mini-program login not configured.
-    const level = status === 500 ? 'error' : status >= 500 ? 'warn' : 'info';
-    // The line is made only when it is written (LOG_LEVEL may leave it out).
-    if (!facts.log.isLevelEnabled(level)) return;
-    // Express may rewrite `url` on its way through routers; `originalUrl` is what arrived.
-    const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-    const queryAt = url.indexOf('?');
-    const path = queryAt >= 0 ? url.slice(0, queryAt) : url;
-    const line = {
-      method: req.method,
-      route,
-      path,
-      ...(queryAt >= 0 && path !== graphqlEndpoint
-        ? { query: url.slice(queryAt + 1, queryAt + 1 + MAX_QUERY_LENGTH) }
-        : {}),
-      status,
-      duration_ms: Math.round(seconds * 10_000) / 10,
-      bytes: counted.bytes,
-      client_ip: facts.clientIp,
-      principal: facts.principal(),
-      graphql_operation: facts.operation(),
-    };
-    facts.log[level](line, status === 500 ? 'request failed' : status >= 500 ? 'request not served' : 'request');
-  });
+  const observation = new Observation(req, res, metrics, graphqlEndpoint, scope, facts as AnswerFacts<never>);
+  scope.observed = observation;
+  (res as Observed)[OBSERVATION] = observation;
+  (res as unknown as Writes).write = countedWrite as Write;
+  (res as unknown as Writes).end = countedEnd as Write;
+  res.on('finish', answered);
+}
+
+/** The request line and metrics of an answer that has gone (`this`: the response). */
+function answered(this: Observed): void {
+  const { req, scope, facts, metrics, graphqlEndpoint, started, bytes } = this[OBSERVATION];
+  const seconds = (performance.now() - started) / 1000;
+  const route = typeof facts.route === 'string' ? facts.route : facts.route(req as never);
+  const method = req.method ?? 'GET';
+  const status = this.statusCode;
+  const series = httpSeries(metrics, method, route, status);
+  series.requests.inc();
+  series.duration.observe(seconds);
+  // Error level is for what needs fixing here (a 500); a 503 is an expected state the service
+  // answers as designed — a database or WeChat away, mini-program login not configured.
+  const level = status === 500 ? 'error' : status >= 500 ? 'warn' : 'info';
+  // The line is made only when it is written (LOG_LEVEL may leave it out).
+  if (!scope.logs(level)) return;
+  // Express may rewrite `url` on its way through routers; `originalUrl` is what arrived.
+  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  const path = queryAt >= 0 ? url.slice(0, queryAt) : url;
+  const line = {
+    method: req.method,
+    route,
+    path,
+    ...(queryAt >= 0 && path !== graphqlEndpoint ? { query: url.slice(queryAt + 1, queryAt + 1 + MAX_QUERY_LENGTH) } : {}),
+    status,
+    duration_ms: Math.round(seconds * 10_000) / 10,
+    bytes,
+    client_ip: scope.clientIp,
+    principal: scope.context?.auth.principal,
+    graphql_operation: typeof facts.operation === 'function' ? facts.operation(scope) : facts.operation,
+  };
+  scope.log[level](line, status === 500 ? 'request failed' : status >= 500 ? 'request not served' : 'request');
 }

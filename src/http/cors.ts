@@ -47,6 +47,8 @@ export function createCors(origins: readonly string[]): Cors {
   return {
     answer(req, res) {
       if (varies) vary(res, 'Origin');
+      // No Origin, no CORS headers (the origin callback refuses it): the package's option merging skipped.
+      if (req.headers.origin === undefined) return;
       // Synchronous for an actual request: the origin callback answers at once.
       actual(req as Request, res as Response, () => {});
     },

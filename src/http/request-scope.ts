@@ -11,44 +11,63 @@ import type { Services } from '../services.ts';
 import { beginAnswer } from './answer-rules.ts';
 
 /**
- * What is known of a request before any route runs, kept in `res.locals` (Express's place for it,
+ * What is known of a request before any route runs, kept as `res.locals` (Express's place for it,
  * which Express keeps when it finds one): opened by the front door (rest/front-door.ts) for what it
- * serves, else by Express's first middleware — once per request either way.
+ * serves, else by Express's first middleware — once per request either way. A class, not a bag of
+ * properties: it is made on every request, and its child logger only when something logs.
  */
-export interface RequestScope {
-  requestId: string;
-  log: Logger;
-  /** The client's address under TRUST_PROXY (see clientIpOf). */
-  clientIp: string;
+export class RequestScope {
   /** The GraphQL context, once built (contextOf). */
   context?: RequestContext;
-  /** Its log line and metrics are arranged (access-log.ts). */
-  observed?: true;
+  /** Its log line and metrics are arranged (answer-rules.ts's observation of the answer). */
+  observed?: object;
+  #log?: Logger;
+
+  constructor(
+    readonly requestId: string,
+    private readonly baseLog: Logger,
+    /** The client's address under TRUST_PROXY (see clientIpOf). */
+    readonly clientIp: string,
+  ) {}
+
+  /**
+   * A child logger carrying the request id, made on first use: most requests write no line but
+   * their request line, and LOG_LEVEL may leave that out too.
+   */
+  get log(): Logger {
+    this.#log ??= this.baseLog.child({ request_id: this.requestId });
+    return this.#log;
+  }
+
+  /** Whether a line at `level` would be written: a child logger has its parent's level. */
+  logs(level: 'info' | 'warn' | 'error'): boolean {
+    return this.baseLog.isLevelEnabled(level);
+  }
 }
 
-type WithLocals = ServerResponse & { locals?: Record<string, unknown> };
+type WithLocals = ServerResponse & { locals?: unknown };
 
 /** The request's scope, opened on first call: its request id is sent as `X-Request-Id` then. */
-export function openRequestScope(
-  req: IncomingMessage,
+export function openRequestScope<R extends IncomingMessage>(
+  req: R,
   res: ServerResponse,
   log: Logger,
-  clientIp: () => string,
+  clientIp: (req: R) => string,
 ): RequestScope {
-  const locals = ((res as WithLocals).locals ??= Object.create(null) as Record<string, unknown>);
-  if (locals.requestId === undefined) {
-    const requestId = beginAnswer(req, res);
-    Object.assign(locals, { requestId, log: log.child({ request_id: requestId }), clientIp: clientIp() });
-  }
-  return locals as unknown as RequestScope;
+  const locals = (res as WithLocals).locals;
+  if (locals instanceof RequestScope) return locals;
+  // Express's own (empty) locals, if it made them first, give way to the scope.
+  const scope = new RequestScope(beginAnswer(req, res), log, clientIp(req));
+  (res as WithLocals).locals = scope;
+  return scope;
 }
 
 /** The scope of a request whose scope is open (every request past the first middleware). */
-export const scopeOf = (res: ServerResponse): RequestScope => (res as WithLocals).locals as unknown as RequestScope;
+export const scopeOf = (res: ServerResponse): RequestScope => (res as WithLocals).locals as RequestScope;
 
 export function requestContextMiddleware(log: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
-    openRequestScope(req, res, log, () => clientIpOf(req));
+    openRequestScope(req, res, log, clientIpOf);
     next();
   };
 }
@@ -98,12 +117,14 @@ export function contextOf(
   readFromPrimary = false,
 ): RequestContext {
   const scope = scopeOf(res);
-  return (scope.context ??= createRequestContext(db, services, {
+  scope.context ??= createRequestContext(db, services, {
     requestId: scope.requestId,
-    log: scope.log,
+    // The scope's, made when the context first logs.
+    logger: () => scope.log,
     authorization: authorizationHeaders(req),
     clientIp: scope.clientIp,
     userAgent: shortUserAgent(req.headers['user-agent']),
     readFromPrimary,
-  }));
+  });
+  return scope.context;
 }

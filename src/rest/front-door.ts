@@ -13,7 +13,7 @@ import { parse as parseQuery } from 'node:querystring';
 import { LRUCache } from 'lru-cache';
 import { validateFieldArgs } from '../graphql/field-guards.ts';
 import { observeOnce } from '../http/access-log.ts';
-import { setSecurityHeaders } from '../http/answer-rules.ts';
+import { type AnswerFacts, setSecurityHeaders } from '../http/answer-rules.ts';
 import type { Cors } from '../http/cors.ts';
 import { openRequestScope } from '../http/request-scope.ts';
 import type { Logger } from '../logger.ts';
@@ -75,6 +75,9 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
     });
 
   const known = new LRUCache<string, ValidatedRead>({ max: KNOWN_LINES });
+  // What the request line of each route's answers reports: the same for every request of the route.
+  const facts = new Map(doors.map(({ route }) => [route, { route: route.path, operation: route.operationName }]));
+  const factsOf = (route: CompiledRoute): AnswerFacts => facts.get(route)!;
 
   return {
     recognise(req) {
@@ -121,12 +124,8 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
         if (visit.url.length <= KNOWN_LINE_LENGTH) known.set(visit.url, read);
       }
       const { route } = read;
-      const scope = openRequestScope(req, res, deps.log, () => deps.clientIp(req));
-      observeOnce(req, res, deps.metrics, deps.graphqlEndpoint, {
-        route: () => route.path,
-        principal: () => scope.context?.auth.principal,
-        operation: () => route.operationName,
-      });
+      openRequestScope(req, res, deps.log, deps.clientIp);
+      observeOnce(req, res, deps.metrics, deps.graphqlEndpoint, factsOf(route));
       let answer: Awaited<ReturnType<typeof deps.runner.answerRead>>;
       try {
         answer = await deps.runner.answerRead(read, req, res);
