@@ -46,28 +46,29 @@ export interface GuardedArgs {
 
 /** What the HTTP layer knows of a request before any audience is resolved. */
 export interface RequestInfo {
-  requestId: string;
-  /** The request's logger, asked for when the context first logs. */
-  logger: () => Logger;
+  /** The request's id, logger and client address: the logger and address are read when first needed. */
+  scope: { readonly requestId: string; readonly log: Logger; readonly clientIp: string };
   /** Every Authorization header sent (normally zero or one). */
   authorization: readonly string[];
-  clientIp: string;
   userAgent: string | null;
   /** The answer will be kept by the answer cache: read it from the primary, never a replica. */
   readFromPrimary?: boolean;
 }
 
 export function createRequestContext(db: Database, services: Services, req: RequestInfo): RequestContext {
+  const { scope } = req;
   // Spelled out (no rest/spread): built on every request, and one object shape for every context.
   return {
-    requestId: req.requestId,
+    requestId: scope.requestId,
     get log() {
-      return req.logger();
+      return scope.log;
     },
     db,
     services,
     auth: RequestAuth.fromHeaders(req.authorization, services, db),
-    clientIp: req.clientIp,
+    get clientIp() {
+      return scope.clientIp;
+    },
     userAgent: req.userAgent,
     catalogReads: req.readFromPrimary ? db.sql : db.reads,
     guarded: undefined,

@@ -8,9 +8,11 @@
  * is lost or silent) the cache is off; when the channel is back it starts empty. A read that began
  * before an invalidation is not stored after it (the generation check), so it cannot bring old data back.
  */
+
 import { LRUCache } from 'lru-cache';
 import type { PreparedBody } from '../http/prepared-body.ts';
 import type { Logger } from '../logger.ts';
+import { type CounterSeries, counterSeries } from '../observability/metric-series.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { AnswerCache } from '../rest/answer-cache.ts';
 
@@ -72,8 +74,16 @@ export class CatalogCache implements AnswerCache {
   }
 
   #count(kind: 'answer' | 'total', found: unknown): void {
-    this.lookups?.inc({ kind, result: !this.enabled ? 'off' : found === undefined ? 'miss' : 'hit' });
+    if (!this.lookups) return;
+    const result = !this.enabled ? 'off' : found === undefined ? 'miss' : 'hit';
+    // Six series at most, each found once (observability/metric-series.ts): every read counts one.
+    const key = `${kind}:${result}` as const;
+    let series = this.#lookupSeries.get(key);
+    if (!series) this.#lookupSeries.set(key, (series = counterSeries(this.lookups, { kind, result })));
+    series.inc();
   }
+
+  readonly #lookupSeries = new Map<string, CounterSeries>();
 
   storeTotal(filterKey: string, total: number, generation: number): void {
     if (this.enabled && generation === this.#generation) this.#totals?.set(filterKey, total);

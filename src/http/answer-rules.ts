@@ -7,6 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.ts';
+import {
+  type CounterSeries,
+  counterSeries,
+  type HistogramSeries,
+  histogramSeries,
+} from '../observability/metric-series.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -122,16 +128,12 @@ function countedEnd(this: Observed, chunk: unknown, encoding?: unknown, cb?: unk
 }
 
 type HttpMetrics = Pick<Metrics, 'httpRequests' | 'httpDuration'>;
-type HttpSeries = {
-  requests: ReturnType<HttpMetrics['httpRequests']['labels']>;
-  duration: ReturnType<HttpMetrics['httpDuration']['labels']>;
-};
+type HttpSeries = { requests: CounterSeries; duration: HistogramSeries };
 
 /**
- * The request counter's and latency histogram's series of a method, route and status, found once:
- * prom-client would validate and hash the label object on every request. Routes are patterns (or
- * UNMATCHED_ROUTE), so the series are few; they are looked up by the strings as they are, never by
- * a key made per request.
+ * The request counter's and latency histogram's series of a method, route and status, found once
+ * (observability/metric-series.ts). Routes are patterns (or UNMATCHED_ROUTE), so the series are
+ * few; they are looked up by the strings as they are, never by a key made per request.
  */
 const seriesByMetrics = new WeakMap<HttpMetrics, Map<string, Map<string, Map<number, HttpSeries>>>>();
 function httpSeries(metrics: HttpMetrics, method: string, route: string, status: number): HttpSeries {
@@ -144,7 +146,10 @@ function httpSeries(metrics: HttpMetrics, method: string, route: string, status:
   let found = byStatus.get(status);
   if (!found) {
     const labels = { method, route, status: String(status) };
-    found = { requests: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) };
+    found = {
+      requests: counterSeries(metrics.httpRequests, labels),
+      duration: histogramSeries(metrics.httpDuration, labels),
+    };
     byStatus.set(status, found);
   }
   return found;
@@ -195,7 +200,9 @@ function answered(this: Observed): void {
     method: req.method,
     route,
     path,
-    ...(queryAt >= 0 && path !== graphqlEndpoint ? { query: url.slice(queryAt + 1, queryAt + 1 + MAX_QUERY_LENGTH) } : {}),
+    ...(queryAt >= 0 && path !== graphqlEndpoint
+      ? { query: url.slice(queryAt + 1, queryAt + 1 + MAX_QUERY_LENGTH) }
+      : {}),
     status,
     duration_ms: Math.round(seconds * 10_000) / 10,
     bytes,

@@ -23,7 +23,8 @@ export interface PreparedBody {
   body: Buffer;
   /** Strong ETag of the identity bytes, quoted. */
   etag: string;
-  encoded: Map<string, Promise<Buffer>>;
+  /** Made on the first compressed form: most kept answers (small ones) never have one. */
+  encoded?: Map<string, Promise<Buffer>>;
 }
 
 const compressors: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
@@ -37,7 +38,7 @@ const compressors: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
 export function prepareBody(body: Buffer | string): PreparedBody {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   // One-shot `hash`: half the time of a Hash object's update/digest (every uncached answer pays it).
-  return { body: bytes, etag: `"${hash('sha1', bytes, 'base64url')}"`, encoded: new Map() };
+  return { body: bytes, etag: `"${hash('sha1', bytes, 'base64url')}"`, encoded: undefined };
 }
 
 /** The ETag of `prepared` as sent with `coding` (identity: its own). */
@@ -101,6 +102,7 @@ export async function sendPrepared(
     res.setHeader('Content-Length', String(prepared.body.length));
     return void res.end(prepared.body);
   }
+  prepared.encoded ??= new Map();
   let form = prepared.encoded.get(coding);
   if (!form) {
     form = compressors[coding](prepared.body);

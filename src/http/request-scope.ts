@@ -22,13 +22,20 @@ export class RequestScope {
   /** Its log line and metrics are arranged (answer-rules.ts's observation of the answer). */
   observed?: object;
   #log?: Logger;
+  #clientIp?: string;
 
   constructor(
     readonly requestId: string,
     private readonly baseLog: Logger,
-    /** The client's address under TRUST_PROXY (see clientIpOf). */
-    readonly clientIp: string,
+    private readonly req: IncomingMessage,
+    private readonly clientIpOf: (req: never) => string,
   ) {}
+
+  /** The client's address under TRUST_PROXY (see clientIpOf), worked out when first asked for. */
+  get clientIp(): string {
+    this.#clientIp ??= this.clientIpOf(this.req as never);
+    return this.#clientIp;
+  }
 
   /**
    * A child logger carrying the request id, made on first use: most requests write no line but
@@ -57,7 +64,7 @@ export function openRequestScope<R extends IncomingMessage>(
   const locals = (res as WithLocals).locals;
   if (locals instanceof RequestScope) return locals;
   // Express's own (empty) locals, if it made them first, give way to the scope.
-  const scope = new RequestScope(beginAnswer(req, res), log, clientIp(req));
+  const scope = new RequestScope(beginAnswer(req, res), log, req, clientIp);
   (res as WithLocals).locals = scope;
   return scope;
 }
@@ -118,11 +125,8 @@ export function contextOf(
 ): RequestContext {
   const scope = scopeOf(res);
   scope.context ??= createRequestContext(db, services, {
-    requestId: scope.requestId,
-    // The scope's, made when the context first logs.
-    logger: () => scope.log,
+    scope,
     authorization: authorizationHeaders(req),
-    clientIp: scope.clientIp,
     userAgent: shortUserAgent(req.headers['user-agent']),
     readFromPrimary,
   });

@@ -9,6 +9,7 @@
  */
 import { type DocumentNode, type GraphQLError, getOperationAST, Kind, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { type CounterSeries, counterSeries } from './metric-series.ts';
 import type { Metrics } from './metrics.ts';
 
 const MAX_NAME_LENGTH = 64;
@@ -54,13 +55,22 @@ export function countOperation(
   op: OperationDefinitionNode,
   document: DocumentNode,
 ): void {
-  // Parsed documents are kept and reused (the REST routes', Yoga's parse cache): each is walked once.
-  let fields = fieldsOf.get(op);
-  if (!fields) fieldsOf.set(op, (fields = rootFields(op, document)));
-  for (const field of fields) metrics.graphqlOperations.inc({ field, type: op.operation });
+  // Parsed documents are kept and reused (the REST routes', Yoga's parse cache): each is walked once,
+  // and its root fields' series found once (observability/metric-series.ts).
+  let byOperation = seriesOf.get(metrics.graphqlOperations);
+  if (!byOperation) seriesOf.set(metrics.graphqlOperations, (byOperation = new WeakMap()));
+  let series = byOperation.get(op);
+  if (!series) {
+    series = rootFields(op, document).map((field) =>
+      counterSeries(metrics.graphqlOperations, { field, type: op.operation }),
+    );
+    byOperation.set(op, series);
+  }
+  for (const field of series) field.inc();
 }
 
-const fieldsOf = new WeakMap<OperationDefinitionNode, string[]>();
+/** Per counter (each app has its own metrics), each operation's root-field series. */
+const seriesOf = new WeakMap<object, WeakMap<OperationDefinitionNode, CounterSeries[]>>();
 
 export function useOperationMetrics(opts: OperationMetricsOptions): Plugin {
   return {

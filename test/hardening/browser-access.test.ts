@@ -122,6 +122,11 @@ describe('headers on every answer', () => {
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
       expect(csp).toContain("frame-ancestors 'none'");
+      // A document's isolation and legacy-browser headers, which a JSON answer goes without.
+      expect(res.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
+      expect(res.headers.get('origin-agent-cluster'), path).toBe('?1');
+      expect(res.headers.get('x-dns-prefetch-control'), path).toBe('off');
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
       // No inline script: every <script> loads a file from this origin.
       const html = await res.text();
       for (const tag of html.match(/<script[^>]*>[\s\S]*?<\/script>/g) ?? [])
@@ -129,9 +134,18 @@ describe('headers on every answer', () => {
     }
   });
 
-  it('when a JSON answer is served, then it carries no Content-Security-Policy of a page', async () => {
+  it('when a JSON answer is served, then it carries no Content-Security-Policy or other header of a page', async () => {
     const res = await fetch(`${app.url}/api/v1/categories`);
     expect(res.headers.get('content-security-policy')).toBeNull();
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    for (const page of [
+      'cross-origin-opener-policy',
+      'origin-agent-cluster',
+      'x-dns-prefetch-control',
+      'x-xss-protection',
+    ])
+      expect(res.headers.get(page), page).toBeNull();
   });
 
   it("when GraphiQL's assets are fetched, then they come from this origin, hashed and cacheable for good", async () => {
