@@ -56,24 +56,41 @@ export interface RequestInfo {
 }
 
 export function createRequestContext(db: Database, services: Services, req: RequestInfo): RequestContext {
-  const { scope } = req;
-  // Spelled out (no rest/spread): built on every request, and one object shape for every context.
-  return {
-    requestId: scope.requestId,
-    get log() {
-      return scope.log;
-    },
-    db,
-    services,
-    auth: RequestAuth.fromHeaders(req.authorization, services, db),
-    get clientIp() {
-      return scope.clientIp;
-    },
-    userAgent: req.userAgent,
-    catalogReads: req.readFromPrimary ? db.sql : db.reads,
-    guarded: undefined,
-    observed: {},
-  };
+  return new HttpRequestContext(db, services, req);
+}
+
+/**
+ * A request's context: a class (made on every request, so one shape, its getters on the prototype)
+ * whose logger and client address are the request scope's, read when first needed.
+ */
+class HttpRequestContext implements RequestContext {
+  readonly requestId: string;
+  readonly auth: RequestAuth;
+  readonly userAgent: string | null;
+  readonly catalogReads: SqlReader;
+  guarded?: GuardedArgs = undefined;
+  readonly observed: { operationName?: string } = {};
+  readonly #scope: RequestInfo['scope'];
+
+  constructor(
+    readonly db: Database,
+    readonly services: Services,
+    req: RequestInfo,
+  ) {
+    this.#scope = req.scope;
+    this.requestId = req.scope.requestId;
+    this.auth = RequestAuth.fromHeaders(req.authorization, services, db);
+    this.userAgent = req.userAgent;
+    this.catalogReads = req.readFromPrimary ? db.sql : db.reads;
+  }
+
+  get log(): Logger {
+    return this.#scope.log;
+  }
+
+  get clientIp(): string {
+    return this.#scope.clientIp;
+  }
 }
 
 /** A context for an operator at a shell (`npm run cli`): trusted, acting for no account. */
