@@ -46,7 +46,7 @@ export interface GuardedArgs {
 
 /** What the HTTP layer knows of a request before any audience is resolved. */
 export interface RequestInfo {
-  /** The request's id, logger and client address: the logger and address are read when first needed. */
+  /** The request's id, logger and client address (http/request-scope.ts). */
   scope: { readonly requestId: string; readonly log: Logger; readonly clientIp: string };
   /** Every Authorization header sent (normally zero or one). */
   authorization: readonly string[];
@@ -60,36 +60,31 @@ export function createRequestContext(db: Database, services: Services, req: Requ
 }
 
 /**
- * A request's context: a class (made on every request, so one shape, its getters on the prototype)
- * whose logger and client address are the request scope's, read when first needed.
+ * A request's context: a class, made on every request, so every context has one shape. Its fields
+ * are its own (Yoga copies a context's own properties onto its own: getters on a prototype, or
+ * private fields, would not survive the copy).
  */
 class HttpRequestContext implements RequestContext {
   readonly requestId: string;
+  readonly log: Logger;
   readonly auth: RequestAuth;
+  readonly clientIp: string;
   readonly userAgent: string | null;
   readonly catalogReads: SqlReader;
   guarded?: GuardedArgs = undefined;
   readonly observed: { operationName?: string } = {};
-  readonly #scope: RequestInfo['scope'];
 
   constructor(
     readonly db: Database,
     readonly services: Services,
     req: RequestInfo,
   ) {
-    this.#scope = req.scope;
     this.requestId = req.scope.requestId;
+    this.log = req.scope.log;
     this.auth = RequestAuth.fromHeaders(req.authorization, services, db);
+    this.clientIp = req.scope.clientIp;
     this.userAgent = req.userAgent;
     this.catalogReads = req.readFromPrimary ? db.sql : db.reads;
-  }
-
-  get log(): Logger {
-    return this.#scope.log;
-  }
-
-  get clientIp(): string {
-    return this.#scope.clientIp;
   }
 }
 
