@@ -36,9 +36,20 @@ const compressors: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
 
 /** A body ready to be served many times. */
 export function prepareBody(body: Buffer | string): PreparedBody {
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const bytes = typeof body === 'string' ? ownBytes(body) : body;
   // One-shot `hash`: half the time of a Hash object's update/digest (every uncached answer pays it).
   return { body: bytes, etag: `"${hash('sha1', bytes, 'base64url')}"`, encoded: undefined };
+}
+
+/**
+ * `text`'s UTF-8 bytes in a buffer of their own. `Buffer.from` cuts a small one (under 4 KB) from a
+ * shared 8 KB slab, and a prepared body may be kept (the answer cache) while its neighbours are let
+ * go: the whole slab stays. Measured behind a full 64 MB cache: 78 MB of buffers, for ~45 MB of bodies.
+ */
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 /** The ETag of `prepared` as sent with `coding` (identity: its own). */

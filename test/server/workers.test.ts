@@ -40,7 +40,7 @@ describe.skipIf(TEST_DB !== 'postgres')('WORKERS on PostgreSQL', () => {
       expect(childrenOf(service.pid)).toHaveLength(2);
       // Each worker runs with the memory settings the primary forks it with (process/worker-runtime.ts).
       for (const pid of childrenOf(service.pid)) {
-        expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--heap-growing-percent=100');
+        expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--heap-growing-percent=50');
         expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
       }
       const [victim, survivor] = childrenOf(service.pid) as [number, number];
