@@ -9,7 +9,7 @@ import { databaseTarget } from './db/database-target.ts';
 import { applyMigrations, readMigrations } from './db/migrate.ts';
 import { waitForDatabase } from './db/wait-for-database.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { type HistogramSeries, histogramSeries } from './observability/metric-series.ts';
+import { histogramSeries, seriesBy } from './observability/metric-series.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { buildServices, type Services } from './services.ts';
 import { prepareDatabase } from './setup/prepare-database.ts';
@@ -52,12 +52,8 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
   const db = opts.db ?? (await openDatabase(databaseTarget(config, opts.role)));
   metrics.observePools(() => db.poolUsage());
   // Every statement is timed: each pool's series found once (observability/metric-series.ts).
-  const statementSeries = new Map<string, HistogramSeries>();
-  db.observeStatements((seconds, pool) => {
-    let series = statementSeries.get(pool);
-    if (!series) statementSeries.set(pool, (series = histogramSeries(metrics.statementDuration, { pool })));
-    series.observe(seconds);
-  });
+  const statementSeries = seriesBy((pool: string) => histogramSeries(metrics.statementDuration, { pool }));
+  db.observeStatements((seconds, pool) => statementSeries(pool).observe(seconds));
   db.observeSilence((silent, pool) =>
     silent
       ? log.warn({ pool }, 'database not answering: requests fail at once (503) until a probe gets an answer')

@@ -8,11 +8,10 @@
  * is lost or silent) the cache is off; when the channel is back it starts empty. A read that began
  * before an invalidation is not stored after it (the generation check), so it cannot bring old data back.
  */
-
 import { LRUCache } from 'lru-cache';
 import type { PreparedBody } from '../http/prepared-body.ts';
 import type { Logger } from '../logger.ts';
-import { type CounterSeries, counterSeries } from '../observability/metric-series.ts';
+import { type CounterSeries, counterSeries, seriesBy } from '../observability/metric-series.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { AnswerCache } from '../rest/answer-cache.ts';
 
@@ -24,11 +23,16 @@ export type CachedAnswer = PreparedBody;
 
 const MAX_TOTALS = 10_000;
 
+type Lookup = 'answer' | 'total';
+type LookupResult = 'hit' | 'miss' | 'off';
+
 export class CatalogCache implements AnswerCache {
   readonly #answers?: LRUCache<string, CachedAnswer>;
   readonly #totals?: LRUCache<string, number>;
   #generation = 0;
   #listening = false;
+  /** Per kind of lookup, its counter's series by outcome; absent when lookups are not counted. */
+  readonly #lookupSeries?: Record<Lookup, (result: LookupResult) => CounterSeries>;
 
   constructor(
     maxBytes: number,
@@ -36,8 +40,13 @@ export class CatalogCache implements AnswerCache {
     readonly maxAgeSeconds: number,
     private readonly log: Logger,
     /** Counts each lookup as a hit, a miss, or `off` (disabled, or not listening). */
-    private readonly lookups?: Metrics['catalogCache'],
+    lookups?: Metrics['catalogCache'],
   ) {
+    // Six series at most, each found once (observability/metric-series.ts): every read counts one.
+    if (lookups) {
+      const seriesOf = (kind: Lookup) => seriesBy((result: LookupResult) => counterSeries(lookups, { kind, result }));
+      this.#lookupSeries = { answer: seriesOf('answer'), total: seriesOf('total') };
+    }
     if (maxBytes <= 0) return;
     // An answer's size: its body, its compressed forms (about a third of it), the key and bookkeeping.
     this.#answers = new LRUCache({
@@ -73,17 +82,9 @@ export class CatalogCache implements AnswerCache {
     return total;
   }
 
-  #count(kind: 'answer' | 'total', found: unknown): void {
-    if (!this.lookups) return;
-    const result = !this.enabled ? 'off' : found === undefined ? 'miss' : 'hit';
-    // Six series at most, each found once (observability/metric-series.ts): every read counts one.
-    const key = `${kind}:${result}` as const;
-    let series = this.#lookupSeries.get(key);
-    if (!series) this.#lookupSeries.set(key, (series = counterSeries(this.lookups, { kind, result })));
-    series.inc();
+  #count(kind: Lookup, found: unknown): void {
+    this.#lookupSeries?.[kind](!this.enabled ? 'off' : found === undefined ? 'miss' : 'hit').inc();
   }
-
-  readonly #lookupSeries = new Map<string, CounterSeries>();
 
   storeTotal(filterKey: string, total: number, generation: number): void {
     if (this.enabled && generation === this.#generation) this.#totals?.set(filterKey, total);

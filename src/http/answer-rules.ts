@@ -12,6 +12,7 @@ import {
   counterSeries,
   type HistogramSeries,
   histogramSeries,
+  seriesBy,
 } from '../observability/metric-series.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -135,24 +136,27 @@ type HttpSeries = { requests: CounterSeries; duration: HistogramSeries };
  * (observability/metric-series.ts). Routes are patterns (or UNMATCHED_ROUTE), so the series are
  * few; they are looked up by the strings as they are, never by a key made per request.
  */
-const seriesByMetrics = new WeakMap<HttpMetrics, Map<string, Map<string, Map<number, HttpSeries>>>>();
+const seriesByMetrics = new WeakMap<
+  HttpMetrics,
+  (method: string) => (route: string) => (status: number) => HttpSeries
+>();
 function httpSeries(metrics: HttpMetrics, method: string, route: string, status: number): HttpSeries {
   let byMethod = seriesByMetrics.get(metrics);
-  if (!byMethod) seriesByMetrics.set(metrics, (byMethod = new Map()));
-  let byRoute = byMethod.get(method);
-  if (!byRoute) byMethod.set(method, (byRoute = new Map()));
-  let byStatus = byRoute.get(route);
-  if (!byStatus) byRoute.set(route, (byStatus = new Map()));
-  let found = byStatus.get(status);
-  if (!found) {
-    const labels = { method, route, status: String(status) };
-    found = {
-      requests: counterSeries(metrics.httpRequests, labels),
-      duration: histogramSeries(metrics.httpDuration, labels),
-    };
-    byStatus.set(status, found);
+  if (!byMethod) {
+    byMethod = seriesBy((method: string) =>
+      seriesBy((route: string) =>
+        seriesBy((status: number) => {
+          const labels = { method, route, status: String(status) };
+          return {
+            requests: counterSeries(metrics.httpRequests, labels),
+            duration: histogramSeries(metrics.httpDuration, labels),
+          };
+        }),
+      ),
+    );
+    seriesByMetrics.set(metrics, byMethod);
   }
-  return found;
+  return byMethod(method)(route)(status);
 }
 
 /**
