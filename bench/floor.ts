@@ -11,7 +11,7 @@ import { pageSql } from '../src/catalog/item.repository.ts';
 import { ITEM_SORTS, type ItemSort } from '../src/catalog/item.schema.ts';
 import type { SqlReader } from '../src/db/database.ts';
 import { containsPattern } from '../src/db/like.ts';
-import { pgStatement } from '../src/db/prepared.ts';
+import { queryRows } from '../src/db/prepared.ts';
 import { type Facets, findFacets } from '../src/search/facets.ts';
 import type { ItemFilter } from '../src/search/item-query.ts';
 import { compiledKeyword } from '../src/search/keyword.ts';
@@ -100,7 +100,7 @@ export function startFloor(url: string, port: number, poolSize = 10) {
   // are (src/db/prepared.ts), as a hand-written server would prepare its fixed statements.
   const reader: SqlReader = {
     kind: 'postgres',
-    query: async (text, params, options) => (await pool.query(pgStatement(text, params, options))).rows,
+    query: (text, params, options) => queryRows(pool, text, params, options),
   };
   const server = createServer(async (req, res) => {
     try {
@@ -141,14 +141,14 @@ export function startFloor(url: string, port: number, poolSize = 10) {
         const list = pageSql(filter, sort as ItemSort, limit, (page - 1) * limit, ITEM_JSON('i'));
         // Both settle before either's failure is answered: a rejection left unobserved would end the process.
         const [paged, faceted] = await Promise.allSettled([
-          pool.query(pgStatement(list.text, list.params, { prepare: list.prepare })),
+          queryRows<{ total: number; items: string }>(pool, list.text, list.params, { prepare: list.prepare }),
           facets === 'true' ? findFacets(reader, filter) : undefined,
         ]);
         if (paged.status === 'rejected') throw paged.reason;
         if (faceted.status === 'rejected') throw faceted.reason;
-        const { rows } = paged.value;
+        const rows = paged.value;
         const counts = faceted.value;
-        const { total, items } = rows[0];
+        const { total, items } = rows[0]!;
         const tail = counts ? `,"facets":${JSON.stringify(restFacets(counts))}` : '';
         return send(
           res,
@@ -159,7 +159,7 @@ export function startFloor(url: string, port: number, poolSize = 10) {
       if (u.pathname === '/reference/items') {
         const keyword = u.searchParams.get('keyword') ?? '';
         const { rows } = await pool.query(REFERENCE_SEARCH, [20, 0, containsPattern(keyword)]);
-        const { total, items } = rows[0];
+        const { total, items } = rows[0]!;
         return send(
           res,
           200,
@@ -175,12 +175,12 @@ export function startFloor(url: string, port: number, poolSize = 10) {
       }
       const m = u.pathname.match(/^\/api\/v1\/items\/(\d{1,9})$/);
       if (m) {
-        const { rows } = await pool.query(pgStatement(DETAIL, [Number(m[1])], { prepare: true }));
-        return rows.length ? send(res, 200, rows[0].item) : send(res, 404, problem(404, 'NOT_FOUND'));
+        const rows = await queryRows<{ item: string }>(pool, DETAIL, [Number(m[1])], { prepare: true });
+        return rows.length ? send(res, 200, rows[0]!.item) : send(res, 404, problem(404, 'NOT_FOUND'));
       }
       if (u.pathname === '/api/v1/categories') {
-        const { rows } = await pool.query(pgStatement(CATEGORIES, [], { prepare: true }));
-        return send(res, 200, `{"categories":${rows[0].categories}}`);
+        const rows = await queryRows<{ categories: string }>(pool, CATEGORIES, [], { prepare: true });
+        return send(res, 200, `{"categories":${rows[0]!.categories}}`);
       }
       if (u.pathname === '/readyz') return send(res, 200, '{"status":"ready"}');
       send(res, 404, problem(404, 'NOT_FOUND'));

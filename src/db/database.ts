@@ -13,7 +13,7 @@ import type { PoolUsage } from '../observability/metrics.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { listenPostgres, type NotificationHandlers } from './pg-listen.ts';
 import { keepInitdbTemplate, readInitdbTemplate } from './pglite-template.ts';
-import { pgStatement, type QueryOptions } from './prepared.ts';
+import { type QueryOptions, queryRows } from './prepared.ts';
 
 export type { NotificationHandlers } from './pg-listen.ts';
 
@@ -316,8 +316,8 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
         client.release();
       }
     },
-    query: async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
-      (await pool.query(pgStatement(text, params, options))).rows as T[],
+    query: <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+      queryRows<T>(pool, text, params, options),
     queryUnbounded: async <T>(text: string, params?: unknown[]) => (await maintenance.query(text, params)).rows as T[],
     withLock: async (fn) => {
       const client = await maintenance.connect();
@@ -352,10 +352,8 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
   const reads: SqlReader = replicas.length
     ? {
         kind: 'postgres',
-        query: async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
-          const replica = replicas[next++ % replicas.length]!;
-          return (await replica.pool.query(pgStatement(text, params, options))).rows as T[];
-        },
+        query: <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+          queryRows<T>(replicas[next++ % replicas.length]!.pool, text, params, options),
       }
     : sql;
   return assemble({
