@@ -32,7 +32,7 @@ export function restToGraphQLInput(type: GraphQLInputType, value: unknown): unkn
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
   for (const field of Object.values(named.getFields())) {
-    const restName = snakeCase(field.name);
+    const restName = restNameOf(field.name);
     if (Object.hasOwn(value, restName)) out[field.name] = restToGraphQLInput(field.type, value[restName]);
   }
   return out;
@@ -80,11 +80,19 @@ export function restRequestOf(input: RestInput): RestRequest {
   };
 }
 
+/** A variable's REST name, worked out once per name (a route reads its variables on every request). */
+const restNames = new Map<string, string>();
+function restNameOf(variable: string): string {
+  let name = restNames.get(variable);
+  if (name === undefined) restNames.set(variable, (name = snakeCase(variable)));
+  return name;
+}
+
 /** The operation's variables from the request, under their GraphQL names (unchecked). */
 export function variablesOf(route: CompiledRoute, req: RestInput): Record<string, unknown> {
-  const extra = route.variables?.(restRequestOf(req)) ?? {};
+  const extra = route.variables?.(restRequestOf(req));
   const input = route.input;
-  if (!input) return extra;
+  if (!input) return extra ?? {};
   if (input.from === 'body' && input.variable) {
     if (!isRecord(req.body)) throw validationFailed([{ field: '(body)', message: 'must be a JSON object' }]);
     return { [input.variable]: restToGraphQLInput(route.variableTypes.get(input.variable)!, req.body), ...extra };
@@ -92,12 +100,12 @@ export function variablesOf(route: CompiledRoute, req: RestInput): Record<string
   const source: Record<string, unknown> = input.from === 'query' ? req.query : isRecord(req.body) ? req.body : {};
   const vars: Record<string, unknown> = {};
   for (const [name, type] of route.variableTypes) {
-    if (name in extra) continue;
-    const restName = snakeCase(name);
+    if (extra && name in extra) continue;
+    const restName = restNameOf(name);
     if (!Object.hasOwn(source, restName)) continue;
     vars[name] = input.from === 'query' ? fromQueryString(type, source[restName]) : source[restName];
   }
-  return { ...vars, ...extra };
+  return extra ? { ...vars, ...extra } : vars;
 }
 
 /** The root field's arguments from the operation's variables (literal arguments as written). */

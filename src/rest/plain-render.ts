@@ -20,13 +20,18 @@ export function plainListRenderer<T extends object>(
       return [s.alias?.value ?? s.name.value, s.name.value as keyof T] as const;
     });
     if (picks.length === 0) throw new Error('a rendered list selects fields');
+    const keys = picks.map(([as]) => as);
+    const names = picks.map(([, name]) => name);
     return async (ctx, args) => {
       const rows = await read(ctx, args);
-      const projected = rows.map((row) => {
+      // Indexed loops: an answer projects every row on every request.
+      const projected = new Array<Record<string, unknown>>(rows.length);
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r]!;
         const out: Record<string, unknown> = {};
-        for (const [as, name] of picks) out[as] = row[name];
-        return out;
-      });
+        for (let k = 0; k < keys.length; k++) out[keys[k]!] = row[names[k]!];
+        projected[r] = out;
+      }
       return JSON.stringify(projected);
     };
   };

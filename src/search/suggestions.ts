@@ -37,6 +37,13 @@ function formOf(name: string): NameForm {
   return form;
 }
 
+/** `words` holds `text`, or (`asStart`) a word starting with it. Every category is tested per request. */
+function hasWord(words: Set<string>, text: string, asStart: boolean): boolean {
+  if (!asStart) return words.has(text);
+  for (const word of words) if (word.startsWith(text)) return true;
+  return false;
+}
+
 /** 0: every term found literally; 1: some only by pinyin; undefined: not a match. */
 function categoryMatch(form: NameForm, terms: Term[]): 0 | 1 | undefined {
   let grade: 0 | 1 = 0;
@@ -46,10 +53,8 @@ function categoryMatch(form: NameForm, terms: Term[]): 0 | 1 | undefined {
       continue;
     }
     const last = i === terms.length - 1;
-    const found = (words: Set<string>) =>
-      last ? [...words].some((w) => w.startsWith(term.text)) : words.has(term.text);
-    if (found(form.words)) continue;
-    if (!found(form.pinyin)) return undefined;
+    if (hasWord(form.words, term.text, last)) continue;
+    if (!hasWord(form.pinyin, term.text, last)) return undefined;
     grade = 1;
   }
   return grade;
@@ -83,6 +88,24 @@ export async function findSuggestions(
   return [...matched, ...items.map((r): Suggestion => ({ text: r.name, kind: 'item', id: r.id }))];
 }
 
+/**
+ * The one-word statement for `room` names, made once per `room`: the same string every time, so
+ * naming it for its prepared statement (db/prepared.ts) does not hash a new one per request.
+ */
+const oneWordTexts = new Map<number, string>();
+function oneWordNames(room: number): string {
+  let text = oneWordTexts.get(room);
+  if (text === undefined) {
+    text = `SELECT i.id, i.name
+         FROM (SELECT item_id, tier, created_at FROM search_postings WHERE token = $1 AND in_name
+                ORDER BY ${postingOrder('search_postings')} LIMIT ${room}) p
+         JOIN items i ON i.id = p.item_id
+        ORDER BY ${postingOrder('p')}`;
+    oneWordTexts.set(room, text);
+  }
+  return text;
+}
+
 /** Up to `room` items whose name holds every term, by relevance (§9.1). */
 function itemNames(
   sql: SqlReader,
@@ -95,16 +118,8 @@ function itemNames(
   const token = oneWordIndex ? oneWordToken(search) : undefined;
   if (token !== undefined) {
     // One word typed (the commonest case while typing): the one-word index holds each name's rank.
-    return sql.query(
-      `SELECT i.id, i.name
-         FROM (SELECT item_id, tier, created_at FROM search_postings WHERE token = $1 AND in_name
-                ORDER BY ${postingOrder('search_postings')} LIMIT ${room}) p
-         JOIN items i ON i.id = p.item_id
-        ORDER BY ${postingOrder('p')}`,
-      [token],
-      // One plan for every token (its postings' index, in its order); `room` is one of 20 values.
-      { prepare: true },
-    );
+    // One plan for every token (its postings' index, in its order); `room` is one of 20 values.
+    return sql.query(oneWordNames(room), [token], { prepare: true });
   }
   const query = compileItemQuery({ search });
   const { rank, span, first } = query.keyword!.relevance();
