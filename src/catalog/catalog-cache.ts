@@ -9,7 +9,7 @@
  * before an invalidation is not stored after it (the generation check), so it cannot bring old data back.
  */
 import { LRUCache } from 'lru-cache';
-import type { PreparedBody } from '../http/prepared-body.ts';
+import { keepable, type PreparedBody } from '../http/prepared-body.ts';
 import type { Logger } from '../logger.ts';
 import { type CounterSeries, counterSeries, seriesBy } from '../observability/metric-series.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -73,7 +73,7 @@ export class CatalogCache implements AnswerCache {
   }
 
   storeAnswer(key: string, answer: CachedAnswer, generation: number): void {
-    if (this.enabled && generation === this.#generation) this.#answers?.set(key, answer);
+    if (this.enabled && generation === this.#generation) this.#answers?.set(key, keepable(answer));
   }
 
   total(filterKey: string): number | undefined {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { type Response, Router } from 'express';
-import { type PreparedBody, prepareBody, sendPrepared } from './prepared-body.ts';
+import { keepable, type PreparedBody, prepareBody, sendPrepared } from './prepared-body.ts';
 
 export const ASSET_PATH = '/graphql/assets';
 
@@ -161,7 +161,7 @@ function build(endpoint: string, title: string): GraphiQLBuild {
   const assets = new Map<string, Asset>();
   const add = (name: string, ext: string, content: string) => {
     const file = hashed(name, ext, content);
-    assets.set(file, { prepared: prepareBody(content), type: ext === 'css' ? 'text/css' : 'application/javascript' });
+    assets.set(file, { prepared: keepable(prepareBody(content)), type: ext === 'css' ? 'text/css' : 'application/javascript' });
     return `${ASSET_PATH}/${file}`;
   };
   const workers = {

@@ -36,20 +36,24 @@ const compressors: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
 
 /** A body ready to be served many times. */
 export function prepareBody(body: Buffer | string): PreparedBody {
-  const bytes = typeof body === 'string' ? ownBytes(body) : body;
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   // One-shot `hash`: half the time of a Hash object's update/digest (every uncached answer pays it).
   return { body: bytes, etag: `"${hash('sha1', bytes, 'base64url')}"`, encoded: undefined };
 }
 
 /**
- * `text`'s UTF-8 bytes in a buffer of their own. `Buffer.from` cuts a small one (under 4 KB) from a
- * shared 8 KB slab, and a prepared body may be kept (the answer cache) while its neighbours are let
- * go: the whole slab stays. Measured behind a full 64 MB cache: 78 MB of buffers, for ~45 MB of bodies.
+ * `prepared` as something to keep (the answer cache): its bytes in a buffer of their own. A small
+ * `Buffer.from` (under 4 KB) is cut from a shared 8 KB slab, and a kept body would hold the whole
+ * slab while its neighbours are let go — measured behind a full 64 MB cache: 78 MB of buffers for
+ * ~45 MB of bodies. Copied only when kept: an answer served once and dropped (the cache off, a miss
+ * not kept) takes the cheaper slab (1 µs less per answer, measured).
  */
-function ownBytes(text: string): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  bytes.write(text);
-  return bytes;
+export function keepable(prepared: PreparedBody): PreparedBody {
+  const { body } = prepared;
+  if (body.byteLength === body.buffer.byteLength) return prepared;
+  const own = Buffer.allocUnsafeSlow(body.byteLength);
+  body.copy(own);
+  return { ...prepared, body: own };
 }
 
 /** The ETag of `prepared` as sent with `coding` (identity: its own). */
