@@ -316,8 +316,7 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
         client.release();
       }
     },
-    query: <T>(text: string, params?: unknown[], options?: QueryOptions) =>
-      queryRows<T>(pool, text, params, options),
+    query: <T>(text: string, params?: unknown[], options?: QueryOptions) => queryRows<T>(pool, text, params, options),
     queryUnbounded: async <T>(text: string, params?: unknown[]) => (await maintenance.query(text, params)).rows as T[],
     withLock: async (fn) => {
       const client = await maintenance.connect();

@@ -161,7 +161,10 @@ function build(endpoint: string, title: string): GraphiQLBuild {
   const assets = new Map<string, Asset>();
   const add = (name: string, ext: string, content: string) => {
     const file = hashed(name, ext, content);
-    assets.set(file, { prepared: keepable(prepareBody(content)), type: ext === 'css' ? 'text/css' : 'application/javascript' });
+    assets.set(file, {
+      prepared: keepable(prepareBody(content)),
+      type: ext === 'css' ? 'text/css' : 'application/javascript',
+    });
     return `${ASSET_PATH}/${file}`;
   };
   const workers = {
