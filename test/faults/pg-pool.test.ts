@@ -96,6 +96,23 @@ describe.skipIf(TEST_DB !== 'postgres')('PostgreSQL pools when the database stop
     expect(pools.pool.totalCount).toBe(0);
   });
 
+  it('when statements are queued behind one that gets no answer, then all of them fail at its timeout and the connection leaves the pool', async () => {
+    const client = await pools.pool.connect();
+    proxy.silence();
+    const [first, second] = await Promise.all([timed(client.query('SELECT 1')), timed(client.query('SELECT 2'))]);
+    expect(first.error?.message).toBe('Query read timeout');
+    expect(second.error?.message).toMatch(/Query read timeout|Connection terminated/);
+    for (const { ms } of [first, second]) expect(ms).toBeLessThan(TIMEOUT_MS + 500);
+    client.release();
+    expect(pools.pool.totalCount).toBe(0);
+  });
+
+  it('when a statement answers within the timeout, then it is not failed however long it took', async () => {
+    const { rows } = await pools.pool.query(`SELECT 1 AS one FROM pg_sleep(${(TIMEOUT_MS * 0.6) / 1000})`);
+    expect(rows).toEqual([{ one: 1 }]);
+    expect(pools.silent).toBe(false);
+  });
+
   it('when no connection can be opened, then a statement fails within the connection timeout', async () => {
     proxy.silence();
     const { ms, error } = await timed(pools.pool.query('SELECT 1'));
