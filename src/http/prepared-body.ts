@@ -42,18 +42,19 @@ export function prepareBody(body: Buffer | string): PreparedBody {
 }
 
 /**
- * `prepared` as something to keep (the answer cache): its bytes in a buffer of their own. A small
- * `Buffer.from` (under 4 KB) is cut from a shared 8 KB slab, and a kept body would hold the whole
- * slab while its neighbours are let go — measured behind a full 64 MB cache: 78 MB of buffers for
- * ~45 MB of bodies. Copied only when kept: an answer served once and dropped (the cache off, a miss
- * not kept) takes the cheaper slab (1 µs less per answer, measured).
+ * Makes `prepared` fit to be kept (the answer cache, the docs' assets) — its bytes moved into a
+ * buffer of their own — and returns it. A small `Buffer.from` (under 4 KB) is cut from a shared 8 KB
+ * slab, and a kept body would hold the whole slab while its neighbours are let go — measured behind a
+ * full 64 MB cache: 78 MB of buffers for ~45 MB of bodies. Moved only when kept: an answer served once
+ * and dropped (the cache off, a miss not kept) keeps the cheaper slab (1 µs less per answer, measured).
  */
 export function keepable(prepared: PreparedBody): PreparedBody {
   const { body } = prepared;
   if (body.byteLength === body.buffer.byteLength) return prepared;
   const own = Buffer.allocUnsafeSlow(body.byteLength);
   body.copy(own);
-  return { ...prepared, body: own };
+  prepared.body = own;
+  return prepared;
 }
 
 /** The ETag of `prepared` as sent with `coding` (identity: its own). */
