@@ -126,8 +126,6 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
     answerRead: (read: ValidatedRead, req: IncomingMessage, res: ServerResponse) =>
       answerRead(read, () => contextOf(read.route, req, res)),
     sendAnswer,
-    /** True while public reads' answers are kept (the cache on, and hearing every change). */
-    keepsAnswers: () => answers.enabled,
     /** Leaves a request whose read failed to Express, which answers `error` as the runner's own. */
     handOver(req: IncomingMessage, error: unknown): void {
       handedOver.set(req, error);
