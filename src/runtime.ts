@@ -9,7 +9,8 @@ import { databaseTarget } from './db/database-target.ts';
 import { applyMigrations, readMigrations } from './db/migrate.ts';
 import { waitForDatabase } from './db/wait-for-database.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { histogramSeries, seriesBy } from './observability/metric-series.ts';
+import { memoBy } from './memo.ts';
+import { histogramSeries } from './observability/metric-series.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { buildServices, type Services } from './services.ts';
 import { prepareDatabase } from './setup/prepare-database.ts';
@@ -52,7 +53,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
   const db = opts.db ?? (await openDatabase(databaseTarget(config, opts.role)));
   metrics.observePools(() => db.poolUsage());
   // Every statement is timed: each pool's series found once (observability/metric-series.ts).
-  const statementSeries = seriesBy((pool: string) => histogramSeries(metrics.statementDuration, { pool }));
+  const statementSeries = memoBy((pool: string) => histogramSeries(metrics.statementDuration, { pool }));
   db.observeStatements((seconds, pool) => statementSeries(pool).observe(seconds));
   db.observeSilence((silent, pool) =>
     silent

@@ -11,7 +11,8 @@
 import { LRUCache } from 'lru-cache';
 import { keepable, type PreparedBody } from '../http/prepared-body.ts';
 import type { Logger } from '../logger.ts';
-import { type CounterSeries, counterSeries, seriesBy } from '../observability/metric-series.ts';
+import { memoBy } from '../memo.ts';
+import { type CounterSeries, counterSeries } from '../observability/metric-series.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { AnswerCache } from '../rest/answer-cache.ts';
 
@@ -42,9 +43,9 @@ export class CatalogCache implements AnswerCache {
     /** Counts each lookup as a hit, a miss, or `off` (disabled, or not listening). */
     lookups?: Metrics['catalogCache'],
   ) {
-    // Six series at most, each found once (observability/metric-series.ts): every read counts one.
+    // Six series at most, each found once (memo.ts): every read counts one.
     if (lookups) {
-      const seriesOf = (kind: Lookup) => seriesBy((result: LookupResult) => counterSeries(lookups, { kind, result }));
+      const seriesOf = (kind: Lookup) => memoBy((result: LookupResult) => counterSeries(lookups, { kind, result }));
       this.#lookupSeries = { answer: seriesOf('answer'), total: seriesOf('total') };
     }
     if (maxBytes <= 0) return;

@@ -87,7 +87,10 @@ function instrumentClient(client: Watched, hooks: ClientHooks, watched: boolean)
     if (!inFlight) return err;
     // Answered in order: the oldest, save for a statement pg refused at once.
     if (inFlight[0] === pending) inFlight.shift();
-    else if (inFlight.includes(pending)) inFlight.splice(inFlight.indexOf(pending), 1);
+    else {
+      const at = inFlight.indexOf(pending);
+      if (at > 0) inFlight.splice(at, 1);
+    }
     // The watch ended the connection under it: the caller learns why, not just that it closed.
     return pending.overdue ? readTimeout() : err;
   };

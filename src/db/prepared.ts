@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { memoBy } from '../memo.ts';
 
 /** How a statement is run (SqlReader.query). */
 export interface QueryOptions {
@@ -18,17 +19,8 @@ export interface QueryOptions {
   prepare?: boolean;
 }
 
-const names = new Map<string, string>();
-
 /** The statement's name: derived from its text, so one name never stands for two texts. */
-function statementName(text: string): string {
-  let name = names.get(text);
-  if (name === undefined) {
-    name = `shop_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-    names.set(text, name);
-  }
-  return name;
-}
+const statementName = memoBy((text: string) => `shop_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`);
 
 /**
  * The statement as `pg` runs it: a Query made from its text, named when it is to be prepared. Made

@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.ts';
+import { memoBy } from '../memo.ts';
 import {
   type CounterSeries,
   counterSeries,
   type HistogramSeries,
   histogramSeries,
-  seriesBy,
 } from '../observability/metric-series.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -143,9 +143,9 @@ const seriesByMetrics = new WeakMap<
 function httpSeries(metrics: HttpMetrics, method: string, route: string, status: number): HttpSeries {
   let byMethod = seriesByMetrics.get(metrics);
   if (!byMethod) {
-    byMethod = seriesBy((method: string) =>
-      seriesBy((route: string) =>
-        seriesBy((status: number) => {
+    byMethod = memoBy((method: string) =>
+      memoBy((route: string) =>
+        memoBy((status: number) => {
           const labels = { method, route, status: String(status) };
           return {
             requests: counterSeries(metrics.httpRequests, labels),

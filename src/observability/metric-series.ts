@@ -79,16 +79,3 @@ export function histogramSeries(histogram: Histogram<string>, labels: Labels): H
     },
   };
 }
-
-/**
- * Series kept by a key of the caller's (a pool, a lookup's outcome, a route), each found on first
- * use by `find`: the caller's hot path then costs a map lookup on a value it already holds.
- */
-export function seriesBy<K, S>(find: (key: K) => S): (key: K) => S {
-  const found = new Map<K, S>();
-  return (key) => {
-    let series = found.get(key);
-    if (series === undefined) found.set(key, (series = find(key)));
-    return series;
-  };
-}

@@ -13,6 +13,7 @@ import {
   valueFromASTUntyped,
 } from 'graphql';
 import { validationFailed } from '../errors/app-error.ts';
+import { memoBy } from '../memo.ts';
 import { snakeCase } from '../validation/field-errors.ts';
 import type { CompiledRoute, RestRequest } from './route.ts';
 
@@ -80,13 +81,8 @@ export function restRequestOf(input: RestInput): RestRequest {
   };
 }
 
-/** A variable's REST name, worked out once per name (a route reads its variables on every request). */
-const restNames = new Map<string, string>();
-function restNameOf(variable: string): string {
-  let name = restNames.get(variable);
-  if (name === undefined) restNames.set(variable, (name = snakeCase(variable)));
-  return name;
-}
+/** A GraphQL name's REST name, worked out once per name (a route reads its variables on every request). */
+const restNameOf = memoBy(snakeCase);
 
 /** The operation's variables from the request, under their GraphQL names (unchecked). */
 export function variablesOf(route: CompiledRoute, req: RestInput): Record<string, unknown> {

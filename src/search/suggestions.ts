@@ -5,6 +5,7 @@
  * relevance (the search documents, name fields only).
  */
 import type { SqlReader } from '../db/database.ts';
+import { memoBy } from '../memo.ts';
 import { compileItemQuery, matchingItems } from './item-query.ts';
 import { compiledKeyword, type KeywordSearch } from './keyword.ts';
 import { PINYIN, TIER } from './keyword-sql.ts';
@@ -92,19 +93,13 @@ export async function findSuggestions(
  * The one-word statement for `room` names, made once per `room`: the same string every time, so
  * naming it for its prepared statement (db/prepared.ts) does not hash a new one per request.
  */
-const oneWordTexts = new Map<number, string>();
-function oneWordNames(room: number): string {
-  let text = oneWordTexts.get(room);
-  if (text === undefined) {
-    text = `SELECT i.id, i.name
+const oneWordNames = memoBy(
+  (room: number) => `SELECT i.id, i.name
          FROM (SELECT item_id, tier, created_at FROM search_postings WHERE token = $1 AND in_name
                 ORDER BY ${postingOrder('search_postings')} LIMIT ${room}) p
          JOIN items i ON i.id = p.item_id
-        ORDER BY ${postingOrder('p')}`;
-    oneWordTexts.set(room, text);
-  }
-  return text;
-}
+        ORDER BY ${postingOrder('p')}`,
+);
 
 /** Up to `room` items whose name holds every term, by relevance (§9.1). */
 function itemNames(
