@@ -26,7 +26,10 @@ export const MAX_TOKEN = 12;
 export interface Posting {
   token: string;
   tier: number;
-  /** A word of the name or of its pinyin starts with the token, or the name's text holds it (Chinese). */
+  /**
+   * A word of the name or of its pinyin starts with the token, or the name's text holds it (Chinese).
+   * Such a posting's tier is at most `TIER.name + PINYIN`, which bounds suggestions' walk.
+   */
   inName: boolean;
 }
 
