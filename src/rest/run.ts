@@ -15,6 +15,7 @@ import { countOperation } from '../observability/graphql-operations.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors } from '../validation/field-errors.ts';
 import type { AnswerCache } from './answer-cache.ts';
+import { ReadFlights } from './read-flights.ts';
 import { argumentsOf, restInputOf, restRequestOf, variablesOf } from './inputs.ts';
 import { publicAnswer, sendPublicAnswer } from './public-answer.ts';
 import type { CompiledRoute } from './route.ts';
@@ -46,6 +47,8 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
   // One enveloped pipeline serves every route: its `execute` (with every plugin's hooks) keeps no state
   // of a request but the context it is given — the request's own, built once per request.
   const enveloped = yoga.getEnveloped({} as never);
+  /** Misses being read now: a request for the same answer meanwhile waits for that read (read-flights.ts). */
+  const flights = new ReadFlights<PreparedBody>(answers);
 
   function contextOf(route: CompiledRoute, req: IncomingMessage, res: ServerResponse): RequestContext {
     // An answer the cache will keep is read from the primary, so a lagging replica's old data is
@@ -57,16 +60,19 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
   }
 
   /**
-   * A public read's answer: the kept one, else the operation's — kept for the next request when no
-   * write came in between. Throws the read's coded error (NOT_FOUND, …).
+   * A public read's answer: the kept one, else the operation's (shared with whoever asks for it while
+   * it is read) — kept for the next request when no write came in between. Throws the read's coded
+   * error (NOT_FOUND, …).
    */
   async function answerRead(read: ValidatedRead, ctx: () => RequestContext): Promise<PreparedBody> {
     const cached = answers.answer(read.key);
     if (cached) return cached;
-    const generation = answers.generation;
-    const answer = await readAnswer(read, ctx());
-    answers.storeAnswer(read.key, answer, generation);
-    return answer;
+    return flights.share(read.key, async () => {
+      const generation = answers.generation;
+      const answer = await readAnswer(read, ctx());
+      answers.storeAnswer(read.key, answer, generation);
+      return answer;
+    });
   }
 
   /**

@@ -156,6 +156,16 @@ describe('a write is never hidden', () => {
     expect(app.db.statementCount()).toBe(before);
   });
 
+  it('when many ask at once for an answer not kept yet, then it is read once and each gets it', async () => {
+    await app.catalogNotificationsHeard(); // earlier writes heard: the cache is on and empty of this page
+    const path = '/api/v1/items?limit=3&sort=price_desc';
+    const before = app.db.statementCount();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => app.request(path)));
+    expect(app.db.statementCount() - before).toBe(1);
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+  });
+
   it('when CATALOG_CACHE_MB is 0, then every read goes to the database', async () => {
     const off = await startTestApp({ CATALOG_CACHE_MB: '0' });
     try {
@@ -163,6 +173,9 @@ describe('a write is never hidden', () => {
       const before = off.db.statementCount();
       await off.request('/api/v1/categories');
       expect(off.db.statementCount()).toBe(before + 1);
+      // Nor shared between requests at once: with the cache off, each reads for itself.
+      await Promise.all(Array.from({ length: 5 }, () => off.request('/api/v1/categories')));
+      expect(off.db.statementCount()).toBe(before + 6);
     } finally {
       await off.close();
     }
