@@ -15,9 +15,9 @@ import { countOperation } from '../observability/graphql-operations.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors } from '../validation/field-errors.ts';
 import type { AnswerCache } from './answer-cache.ts';
-import { ReadFlights } from './read-flights.ts';
 import { argumentsOf, restInputOf, restRequestOf, variablesOf } from './inputs.ts';
 import { publicAnswer, sendPublicAnswer } from './public-answer.ts';
+import { ReadFlights } from './read-flights.ts';
 import type { CompiledRoute } from './route.ts';
 
 /** A public read whose arguments are validated: what its answer is made from, and kept under. */
