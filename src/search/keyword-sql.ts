@@ -12,6 +12,11 @@ import { hanLookupOf, prefixLookupOf, substringLookupOf } from './text.ts';
 
 export const TIER = { equals: 10, startsWith: 20, contains: 30, name: 40, category: 50, sku: 60, description: 70 };
 export const PINYIN = 5;
+/**
+ * The worst tier of an item found in its name (the name's, by pinyin): what "in the name" means for
+ * suggestions (postings' `in_name`, the general path's test) and where their walk of postings ends.
+ */
+export const IN_NAME = TIER.name + PINYIN;
 const SYNONYM = 2;
 
 /** Pushes a parameter, returns its placeholder. */

@@ -14,7 +14,7 @@
  */
 import type { SearchDocument } from './document.ts';
 import type { KeywordSearch } from './keyword.ts';
-import { PINYIN, TIER } from './keyword-sql.ts';
+import { IN_NAME, PINYIN, TIER } from './keyword-sql.ts';
 import { hanRunsOf } from './text.ts';
 
 /** The one-word index's order over postings `t`: best tier, then newest (contract §9.1's ties). */
@@ -28,7 +28,7 @@ export interface Posting {
   tier: number;
   /**
    * A word of the name or of its pinyin starts with the token, or the name's text holds it (Chinese).
-   * Such a posting's tier is at most `TIER.name + PINYIN`, which bounds suggestions' walk.
+   * Such a posting's tier is at most `IN_NAME`, which bounds suggestions' walk.
    */
   inName: boolean;
 }
@@ -100,7 +100,7 @@ export function postingsOf(name: string, document: SearchDocument): Posting[] {
   return [...new Set([...fieldTier.keys(), ...inWrittenName])].map((token) => ({
     token,
     tier: tierOf(token),
-    inName: (fieldTier.get(token) ?? Number.POSITIVE_INFINITY) <= TIER.name + PINYIN,
+    inName: (fieldTier.get(token) ?? Number.POSITIVE_INFINITY) <= IN_NAME,
   }));
 }
 

@@ -8,7 +8,7 @@ import type { SqlReader } from '../db/database.ts';
 import { memoBy } from '../memo.ts';
 import { compileItemQuery, matchingItems } from './item-query.ts';
 import { compiledKeyword, type KeywordSearch } from './keyword.ts';
-import { PINYIN, TIER } from './keyword-sql.ts';
+import { IN_NAME } from './keyword-sql.ts';
 import { oneWordToken, postingOrder } from './postings.ts';
 import { hasHan, normalise, pinyinWordsOf, type Term, wordsOf } from './text.ts';
 
@@ -98,7 +98,7 @@ export async function findSuggestions(
 const oneWordNames = memoBy(
   (room: number) => `SELECT i.id, i.name
          FROM (SELECT item_id, tier, created_at FROM search_postings
-                WHERE token = $1 AND in_name AND tier <= ${TIER.name + PINYIN}
+                WHERE token = $1 AND in_name AND tier <= ${IN_NAME}
                 ORDER BY ${postingOrder('search_postings')} LIMIT ${room}) p
          JOIN items i ON i.id = p.item_id
         ORDER BY ${postingOrder('p')}`,
@@ -122,7 +122,7 @@ function itemNames(
   const query = compileItemQuery({ search });
   const { rank, span, first } = query.keyword!.relevance();
   // In the name: every term's tier is the name's, literal or by pinyin.
-  const inName = terms.map((_, k) => `t.t${k} <= ${TIER.name + PINYIN}`).join(' AND ');
+  const inName = terms.map((_, k) => `t.t${k} <= ${IN_NAME}`).join(' AND ');
   return sql.query(
     `SELECT i.id, i.name ${matchingItems(query)} AND ${inName}
       ORDER BY ${rank}, ${span}, ${first}, i.created_at DESC, i.id DESC LIMIT ${room}`,
