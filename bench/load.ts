@@ -45,6 +45,8 @@ export async function load(
     url: (urls.length === 1 ? urls[0] : urls) as string,
     connections,
     duration: seconds,
+    // Raw counts and the encoded latency histogram: several stretches are added up (figuresOf).
+    skipAggregateResult: true,
     requests: [
       {
         setupRequest: (req: autocannon.Request) => {
@@ -62,10 +64,90 @@ export async function load(
   });
 }
 
+/** What autocannon returns with `skipAggregateResult` (its types describe only the aggregated form). */
+interface RawResult {
+  totalCompletedRequests: number;
+  /** Seconds the run lasted (it ends on autocannon's next one-second tick after `duration`). */
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+// autocannon exports it (README "autocannon.aggregateResult"); @types/autocannon does not declare it.
+const { aggregateResult } = autocannon as unknown as {
+  aggregateResult(results: RawResult[], opts: { url: string; connections: number }): autocannon.Result;
+};
+
 export interface Measured {
   figures: Figures;
   /** Peak RSS of each server's serving process, MB (figures.rss_peak_mb is the largest). */
   rssPeakMb: number[];
+}
+
+type Usage = ReturnType<ReturnType<typeof usageMeter>['stop']>;
+/** One stretch of load on a set of servers: what autocannon counted and what the servers used. */
+interface Stretch {
+  result: RawResult;
+  usage: Usage;
+}
+
+/** One stretch of `seconds` on `servers`, metered; `onMeasure` runs just before the load starts. */
+async function stretch(
+  servers: Server[],
+  next: Sequence,
+  seconds: number,
+  connections: number,
+  onMeasure?: () => void,
+): Promise<Stretch> {
+  const meter = usageMeter(servers);
+  onMeasure?.();
+  const result = (await load(
+    servers.map((s) => s.url),
+    next,
+    seconds,
+    connections,
+  )) as unknown as RawResult;
+  return { result, usage: meter.stop() };
+}
+
+/** The figures of one or more stretches on the same servers, as one measurement. */
+function figuresOf(servers: Server[], stretches: Stretch[], connections: number): Measured {
+  const merged = aggregateResult(
+    stretches.map((s) => s.result),
+    { url: servers[0]!.url, connections },
+  );
+  const seconds = stretches.reduce((sum, s) => sum + s.result.duration, 0);
+  const requestsDone = Math.max(
+    1,
+    stretches.reduce((sum, s) => sum + s.result.totalCompletedRequests, 0),
+  );
+  const errors = merged.errors + merged.timeouts;
+  if (merged.non2xx || errors) {
+    const statuses = Object.entries(merged.statusCodeStats ?? {}).map(([code, { count }]) => `${code}×${count}`);
+    console.error(
+      `bench:   ${servers.map((s) => s.name).join(' + ')}: ${merged.errors} errors, ${merged.timeouts} timeouts; statuses ${statuses.join(' ')}`,
+    );
+  }
+  const sum = (of: (u: Usage) => number) => stretches.reduce((total, s) => total + of(s.usage), 0);
+  const rssPeakMb = servers.map((_, i) => Math.max(...stretches.map((s) => s.usage.rssPeakMb[i]!)));
+  const primaries = stretches.flatMap((s) => s.usage.rssPrimaryMb).filter((mb) => mb !== undefined);
+  const rps = requestsDone / Math.max(seconds, 0.001);
+  return {
+    figures: {
+      rps: Math.round(rps),
+      ok_rps: Math.round(rps * (1 - (merged.non2xx + merged.errors) / requestsDone)),
+      p50_ms: merged.latency.p50,
+      p99_ms: merged.latency.p99,
+      errors,
+      non_2xx: merged.non2xx,
+      cpu_us_per_req: Math.round(sum((u) => u.cpuMicros) / requestsDone),
+      pg_cpu_us_per_req: Math.round(sum((u) => u.pgCpuMicros) / requestsDone),
+      rss_peak_mb: Math.max(...rssPeakMb),
+      ...(primaries.length ? { rss_primary_mb: Math.max(...primaries) } : {}),
+    },
+    rssPeakMb,
+  };
 }
 
 /**
@@ -82,32 +164,58 @@ export async function measure(
   const urls = servers.map((s) => s.url);
   // No warm-up in quick mode (the test suite's): its figures only prove the scenario runs.
   if (timing.warmup > 0) await load(urls, requests(WARMUP_SEED), timing.warmup, connections);
-  const meter = usageMeter(servers);
-  opts.onMeasure?.();
-  const result = await load(urls, requests(MEASURE_SEED), timing.duration, connections);
-  const usage = meter.stop();
-  if (result.non2xx || result.errors || result.timeouts) {
-    const statuses = Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => `${code}×${count}`);
-    console.error(
-      `bench:   ${servers.map((s) => s.name).join(' + ')}: ${result.errors} errors, ${result.timeouts} timeouts; statuses ${statuses.join(' ')}`,
-    );
+  const measured = await stretch(servers, requests(MEASURE_SEED), timing.duration, connections, opts.onMeasure);
+  return figuresOf(servers, [measured], connections);
+}
+
+/** Seconds of one turn when two servers take turns (measureInTurns). */
+const TURN_SECONDS = 2;
+/**
+ * Turns are taken only when a request is short against a turn (warm-up p99 at most this): the
+ * requests in flight when a turn ends are lost, and their work spills into the other's turn.
+ */
+const TURN_MAX_P99_MS = TURN_SECONDS * 1000 * 0.05;
+
+/**
+ * Two servers (the service and the floor) on the same requests, for a ratio between them: each is
+ * warmed up, then they take turns of TURN_SECONDS until each has had `timing.duration` seconds, in
+ * the order A B B A A B B A … (each turn's requests from the same seed for both). This shared,
+ * 2-core machine's speed drifts by a quarter within a minute — measured: the floor alone, four times
+ * 5 s apart, 4,583–7,222 req/s — so one server's 10 s followed by the other's compared two different
+ * machines; in turns both see the same drift, and the A B B A order cancels a steady one. Scenarios
+ * whose requests take long (list, facets: p99 of seconds) would lose their work in flight at every
+ * turn's end: they keep one stretch each, one after the other. `settle` runs before every stretch.
+ */
+export async function measureInTurns(
+  servers: [Server, Server],
+  requests: Requests,
+  timing: Timing,
+  settle: () => Promise<void>,
+): Promise<{ figures: [Figures, Figures]; turns: number }> {
+  let slowest = 0;
+  for (const server of servers) {
+    if (timing.warmup === 0) continue;
+    await settle();
+    const warm = await stretch([server], requests(WARMUP_SEED), timing.warmup, CONNECTIONS);
+    slowest = Math.max(slowest, figuresOf([server], [warm], CONNECTIONS).figures.p99_ms);
   }
-  const requestsDone = Math.max(1, result.requests.total);
+  const turns =
+    timing.duration >= 2 * TURN_SECONDS && slowest <= TURN_MAX_P99_MS ? Math.round(timing.duration / TURN_SECONDS) : 1;
+  const seconds = turns === 1 ? timing.duration : TURN_SECONDS;
+  const stretches: [Stretch[], Stretch[]] = [[], []];
+  for (let turn = 0; turn < turns; turn++) {
+    // A B, B A, A B, …: each pair of turns in the order opposite to the last.
+    const order = turn % 2 === 0 ? [0, 1] : [1, 0];
+    for (const i of order) {
+      await settle();
+      stretches[i]!.push(await stretch([servers[i]!], requests(MEASURE_SEED + turn), seconds, CONNECTIONS));
+    }
+  }
   return {
-    figures: {
-      rps: Math.round(result.requests.average),
-      ok_rps: Math.round(result.requests.average * (1 - (result.non2xx + result.errors) / requestsDone)),
-      p50_ms: result.latency.p50,
-      p99_ms: result.latency.p99,
-      errors: result.errors + result.timeouts,
-      non_2xx: result.non2xx,
-      cpu_us_per_req: Math.round(usage.cpuMicros / requestsDone),
-      pg_cpu_us_per_req: Math.round(usage.pgCpuMicros / requestsDone),
-      rss_peak_mb: Math.max(...usage.rssPeakMb),
-      ...(usage.rssPrimaryMb.some((mb) => mb !== undefined)
-        ? { rss_primary_mb: Math.max(...usage.rssPrimaryMb.map((mb) => mb ?? 0)) }
-        : {}),
-    },
-    rssPeakMb: usage.rssPeakMb,
+    figures: [
+      figuresOf([servers[0]], stretches[0], CONNECTIONS).figures,
+      figuresOf([servers[1]], stretches[1], CONNECTIONS).figures,
+    ],
+    turns,
   };
 }

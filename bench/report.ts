@@ -20,6 +20,8 @@ export interface Scenario {
   floor: Figures | null;
   /** service req/s ÷ floor req/s. */
   ratio: number | null;
+  /** Turns each of service and floor had, taking turns (bench/load.ts measureInTurns); 1: one stretch each. */
+  turns?: number;
   // ---- mixed ----
   /** Service instances sharing the load (figures: requests summed, latencies over all of them). */
   instances?: number;
@@ -133,6 +135,15 @@ export function notes(result: BenchResult): string {
     "ratio: service ÷ floor in 2xx answers per second (the floor never caches; a 503 is not a served request); for workers, WORKERS=2 ÷ WORKERS=1; for search, also service ÷ revision 2's substring search (the floor's, same keywords).",
     "peak RSS: of the process that serves (a worker under its cluster primary); the primary, which serves nothing, is latest.json's rss_primary_mb.",
   ];
+  const inTurns = result.scenarios.filter((s) => (s.turns ?? 1) > 1);
+  const inOne = result.scenarios.filter((s) => s.turns === 1);
+  if (inTurns.length)
+    out.push(
+      `turns: service and floor took ${inTurns[0]!.turns} turns each (A B B A …, bench/load.ts measureInTurns) in ${inTurns.map((s) => s.name).join(', ')}` +
+        (inOne.length
+          ? `; one stretch each, one after the other (requests too long for turns), in ${inOne.map((s) => s.name).join(', ')}.`
+          : '.'),
+    );
   for (const s of result.scenarios) {
     if (!s.staleness || !s.writes) continue;
     const { writing, other } = s.staleness;

@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { ensureBenchCustomer, prepareBenchData } from './data.ts';
-import { CONNECTIONS, LOGIN_CONNECTIONS, measure, type Timing } from './load.ts';
+import { CONNECTIONS, LOGIN_CONNECTIONS, measure, measureInTurns, type Timing } from './load.ts';
 import { mixedScenario } from './mixed.ts';
 import { relevanceScore } from './relevance.ts';
 import { type BenchResult, describeMachine, notes, ratio, type Scenario, table, writeResult } from './report.ts';
@@ -84,7 +84,7 @@ async function postgresSettled(): Promise<void> {
   }
 }
 
-/** The service, then the floor, on the same request sequence, each on a settled PostgreSQL. */
+/** The service and the floor on the same requests, taking turns (bench/load.ts), each on a settled PostgreSQL. */
 async function versusFloor(
   name: string,
   cache: 'on' | 'off',
@@ -93,13 +93,11 @@ async function versusFloor(
   requests: Requests,
 ): Promise<Scenario> {
   log(`${name} (cache ${cache})`);
-  await postgresSettled();
-  const s = (await measure([service], requests, timing)).figures;
-  await postgresSettled();
-  const f = (await measure([floor], requests, timing)).figures;
+  const { figures, turns } = await measureInTurns([service, floor], requests, timing, postgresSettled);
+  const [s, f] = figures;
   // Served answers compared (a fast 503 is not one); a floor that served nothing in the window (facets
   // under overload) gives no ratio, not service ÷ 1.
-  return { name, cache, service: s, floor: f, ratio: f.ok_rps > 0 ? ratio(s.ok_rps, f.ok_rps) : null };
+  return { name, cache, service: s, floor: f, ratio: f.ok_rps > 0 ? ratio(s.ok_rps, f.ok_rps) : null, turns };
 }
 
 async function main(): Promise<void> {
