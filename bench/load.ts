@@ -176,6 +176,22 @@ const TURN_SECONDS = 2;
  */
 const TURN_MAX_P99_MS = TURN_SECONDS * 1000 * 0.05;
 
+/** How many turns each server gets in `seconds` when the warm-up's p99 was `p99Ms` (1: one stretch each). */
+export function turnsFor(seconds: number, p99Ms: number): number {
+  return seconds >= 2 * TURN_SECONDS && p99Ms <= TURN_MAX_P99_MS ? Math.round(seconds / TURN_SECONDS) : 1;
+}
+
+/** The stretches of `turns` turns each, in order: [turn, server], A B, B A, A B, … (server 0 is A). */
+export function turnOrder(turns: number): Array<[number, 0 | 1]> {
+  const order: Array<[number, 0 | 1]> = [];
+  for (let turn = 0; turn < turns; turn++) {
+    // Each pair of turns in the order opposite to the last: a steady drift falls on both alike.
+    const [first, second]: [0 | 1, 0 | 1] = turn % 2 === 0 ? [0, 1] : [1, 0];
+    order.push([turn, first], [turn, second]);
+  }
+  return order;
+}
+
 /**
  * Two servers (the service and the floor) on the same requests, for a ratio between them: each is
  * warmed up, then they take turns of TURN_SECONDS until each has had `timing.duration` seconds, in
@@ -199,17 +215,12 @@ export async function measureInTurns(
     const warm = await stretch([server], requests(WARMUP_SEED), timing.warmup, CONNECTIONS);
     slowest = Math.max(slowest, figuresOf([server], [warm], CONNECTIONS).figures.p99_ms);
   }
-  const turns =
-    timing.duration >= 2 * TURN_SECONDS && slowest <= TURN_MAX_P99_MS ? Math.round(timing.duration / TURN_SECONDS) : 1;
+  const turns = turnsFor(timing.duration, slowest);
   const seconds = turns === 1 ? timing.duration : TURN_SECONDS;
   const stretches: [Stretch[], Stretch[]] = [[], []];
-  for (let turn = 0; turn < turns; turn++) {
-    // A B, B A, A B, …: each pair of turns in the order opposite to the last.
-    const order = turn % 2 === 0 ? [0, 1] : [1, 0];
-    for (const i of order) {
-      await settle();
-      stretches[i]!.push(await stretch([servers[i]!], requests(MEASURE_SEED + turn), seconds, CONNECTIONS));
-    }
+  for (const [turn, i] of turnOrder(turns)) {
+    await settle();
+    stretches[i].push(await stretch([servers[i]], requests(MEASURE_SEED + turn), seconds, CONNECTIONS));
   }
   return {
     figures: [
