@@ -46,15 +46,15 @@ export function docsRoutes(openapi: object, pagePolicy: RequestHandler): Router 
   const init = keepable(prepareBody(INIT));
   router.get('/openapi.json', (req, res, next) => {
     res.type('application/json');
-    sendPrepared(req, res, json, 'no-cache').catch(next);
+    sendPrepared(req, res, json, 'no-cache')?.catch(next);
   });
   router.get('/docs', pagePolicy, (req, res, next) => {
     res.type('html');
-    sendPrepared(req, res, page, 'no-cache').catch(next);
+    sendPrepared(req, res, page, 'no-cache')?.catch(next);
   });
   router.get('/docs/init.js', (req, res, next) => {
     res.type('application/javascript');
-    sendPrepared(req, res, init, 'no-cache').catch(next);
+    sendPrepared(req, res, init, 'no-cache')?.catch(next);
   });
   const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const files = new Set(readdirSync(swaggerDir).filter((f) => ASSET_TYPES[extname(f)]));

@@ -236,7 +236,7 @@ export function createGraphiQL(opts: { endpoint: string; title: string }): Graph
     // The name holds the content's hash, so the file never changes under its URL. Compressed once,
     // not per request: the script alone is 5 MB (about 0.2 s of brotli each time).
     res.type(asset.type);
-    sendPrepared(req, res, asset.prepared, 'public, max-age=31536000, immutable').catch(next);
+    sendPrepared(req, res, asset.prepared, 'public, max-age=31536000, immutable')?.catch(next);
   });
   return {
     routes,

@@ -93,22 +93,44 @@ const codingByHeader = new Map<string, Coding | undefined>();
 const KNOWN_HEADERS = 256;
 
 /**
+ * `Vary` with `Accept-Encoding` added to what is there already (`Vary: Origin` from CORS), as the
+ * `vary` package writes it; each value met is merged once (an answer has one of a few: none, `Origin`).
+ */
+function varyOnEncoding(res: ServerResponse): void {
+  const current = res.getHeader('Vary');
+  if (typeof current !== 'string' && current !== undefined) return vary(res, 'Accept-Encoding');
+  const key = current ?? '';
+  let merged = varyWithEncoding.get(key);
+  if (merged === undefined) {
+    merged = vary.append(key, 'Accept-Encoding');
+    if (varyWithEncoding.size >= KNOWN_HEADERS) varyWithEncoding.clear();
+    varyWithEncoding.set(key, merged);
+  }
+  res.setHeader('Vary', merged);
+}
+
+/** `Vary` values met, with `Accept-Encoding` appended; emptied when it reaches KNOWN_HEADERS. */
+const varyWithEncoding = new Map<string, string>();
+
+/**
  * Sends `prepared` (the content type must be set): 304 when `If-None-Match` names the representation
  * this request would get, else 200 with that representation, compressed once and kept with the body.
  * Plain Node request and response: Express's routes and the front door (front-door.ts) both call it.
+ * Returns a promise only while a compressed form is being made: an identity answer or a 304 is sent
+ * before it returns (no promise, no turn of the microtask queue, on every small read).
  */
-export async function sendPrepared(
+export function sendPrepared(
   req: IncomingMessage,
   res: ServerResponse,
   prepared: PreparedBody,
   cacheControl: string,
-): Promise<void> {
+): Promise<void> | undefined {
   const coding = codingFor(req, prepared);
-  // Added to what is there already (`Vary: Origin` from CORS).
-  vary(res, 'Accept-Encoding');
-  res.setHeader('ETag', etagOf(prepared, coding));
+  varyOnEncoding(res);
+  const etag = etagOf(prepared, coding);
+  res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', cacheControl);
-  if (matches(req.headers['if-none-match'], etagOf(prepared, coding))) {
+  if (matches(req.headers['if-none-match'], etag)) {
     res.statusCode = 304;
     res.end();
     return;
@@ -116,7 +138,8 @@ export async function sendPrepared(
   if (!coding) {
     // Said up front (not chunked), whichever path sends it and whatever wraps `end` on the way.
     res.setHeader('Content-Length', String(prepared.body.length));
-    return void res.end(prepared.body);
+    res.end(prepared.body);
+    return;
   }
   prepared.encoded ??= new Map();
   let form = prepared.encoded.get(coding);
@@ -124,9 +147,10 @@ export async function sendPrepared(
     form = compressors[coding](prepared.body);
     prepared.encoded.set(coding, form);
   }
-  const bytes = await form;
-  // Content-Length of the bytes sent: set here so HEAD says the same as GET.
-  res.setHeader('Content-Encoding', coding);
-  res.setHeader('Content-Length', String(bytes.length));
-  res.end(bytes);
+  return form.then((bytes) => {
+    // Content-Length of the bytes sent: set here so HEAD says the same as GET.
+    res.setHeader('Content-Encoding', coding);
+    res.setHeader('Content-Length', String(bytes.length));
+    res.end(bytes);
+  });
 }

@@ -42,9 +42,9 @@ interface Door {
 
 /**
  * A public read the door recognised: validated already (a request line seen before), or the request
- * line and what the route reads of it, to be validated.
+ * line (with its SecondSight hash) and what the route reads of it, to be validated.
  */
-type Visit = ValidatedRead | { route: CompiledRoute; url: string; input: RestInput };
+type Visit = ValidatedRead | { route: CompiledRoute; url: string; sight: number; input: RestInput };
 
 /**
  * Request lines (`/api/v1/items?page=2`) validated before, with what they validated to: the same line
@@ -66,16 +66,23 @@ const KNOWN_LINE_LENGTH = 512;
 class SecondSight {
   readonly #slots = new Int32Array(4096);
 
-  /** True when `line` came before (as far as its slot remembers); remembers it either way. */
-  again(line: string): boolean {
+  /** The line's hash (FNV-1a, never 0, which an empty slot holds). */
+  static hash(line: string): number {
     let hash = 0x811c9dc5;
     for (let i = 0; i < line.length; i++) hash = Math.imul(hash ^ line.charCodeAt(i), 0x01000193);
-    // Never 0, which an empty slot holds.
-    hash |= 1;
-    const slot = hash & 4095;
-    const seen = this.#slots[slot] === hash;
-    this.#slots[slot] = hash;
+    return hash | 1;
+  }
+
+  /** True when the line of `hash` came before (as far as its slot remembers); remembers it either way. */
+  again(hash: number): boolean {
+    const seen = this.has(hash);
+    this.#slots[hash & 4095] = hash;
     return seen;
+  }
+
+  /** True when the line of `hash` is the last its slot remembers. */
+  has(hash: number): boolean {
+    return this.#slots[hash & 4095] === hash;
   }
 }
 
@@ -110,8 +117,16 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
       // An HTTP/1.1 request without Host is refused by the app (problem+json), not served here.
       if (req.httpVersionMinor >= 1 && req.headers.host === undefined) return undefined;
       const url = req.url ?? '/';
-      const read = known.get(url);
-      if (read) return read;
+      // A line is among the known ones only from its second sight on, and its slot then holds its
+      // hash: a line whose slot holds another (most of 100,000 item ids read once each) is not looked
+      // for in the 10,000 known ones — a lookup that missed cost ~0.7 µs, mostly memory. A known line
+      // whose slot another line took since is validated once more, and remembered again.
+      // (0: a line too long to be kept.)
+      const sight = url.length <= KNOWN_LINE_LENGTH ? SecondSight.hash(url) : 0;
+      if (sight !== 0 && sightings.has(sight)) {
+        const read = known.get(url);
+        if (read) return read;
+      }
       const queryAt = url.indexOf('?');
       const path = queryAt >= 0 ? url.slice(0, queryAt) : url;
       for (const door of doors) {
@@ -128,7 +143,7 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
         // Express's `simple` query parser is node:querystring.
         const query = queryAt >= 0 ? (parseQuery(url.slice(queryAt + 1)) as Record<string, unknown>) : {};
         const input: RestInput = { query, params, header: (name) => headerOf(req, name) };
-        return { route: door.route, url, input };
+        return { route: door.route, url, sight, input };
       }
       return undefined;
     },
@@ -147,7 +162,7 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
           return false; // refused input: the app names every problem
         }
         // Kept from its second sight on: a repeated line is then answered without parsing or validation.
-        if (visit.url.length <= KNOWN_LINE_LENGTH && sightings.again(visit.url)) known.set(visit.url, read);
+        if (visit.sight !== 0 && sightings.again(visit.sight)) known.set(visit.url, read);
       }
       const { route } = read;
       openRequestScope(req, res, deps.log, deps.clientIp);
@@ -161,7 +176,9 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
       }
       setSecurityHeaders(res);
       deps.cors.answer(req, res);
-      await deps.runner.sendAnswer(req, res, answer);
+      // Sent already unless it is being compressed (no promise to wait for on a small read).
+      const sending = deps.runner.sendAnswer(req, res, answer);
+      if (sending) await sending;
       return true;
     },
   };

@@ -10,13 +10,13 @@ import { type PreparedBody, prepareBody, sendPrepared } from '../http/prepared-b
 /** An answer made from a JSON value: its bytes and their strong ETag. */
 export const publicAnswer = (value: unknown): PreparedBody => prepareBody(JSON.stringify(value));
 
-/** Sends `answer` as a public read's answer (200 or 304). */
-export async function sendPublicAnswer(
+/** Sends `answer` as a public read's answer (200 or 304); a promise only while it is compressed (sendPrepared). */
+export function sendPublicAnswer(
   req: IncomingMessage,
   res: ServerResponse,
   answer: PreparedBody,
   maxAgeSeconds: number,
-): Promise<void> {
+): Promise<void> | undefined {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  await sendPrepared(req, res, answer, maxAgeSeconds > 0 ? `public, max-age=${maxAgeSeconds}` : 'no-cache');
+  return sendPrepared(req, res, answer, maxAgeSeconds > 0 ? `public, max-age=${maxAgeSeconds}` : 'no-cache');
 }

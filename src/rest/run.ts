@@ -111,7 +111,7 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
       const args = await validateFieldArgs(route.field, argumentsOf(route, variables), ctx);
       if (route.publicRead) {
         const answer = await answerRead({ route, variables, args, key: answerKey(route, args) }, () => ctx);
-        return await sendAnswer(req, res, answer);
+        return void (await sendAnswer(req, res, answer));
       }
       const body = await executeRoute(route, variables, args, enveloped, ctx);
       res.set(route.headers?.(body, restRequestOf(input)) ?? {});
