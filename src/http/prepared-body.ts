@@ -98,7 +98,10 @@ const KNOWN_HEADERS = 256;
  */
 function varyOnEncoding(res: ServerResponse): void {
   const current = res.getHeader('Vary');
-  if (typeof current !== 'string' && current !== undefined) return vary(res, 'Accept-Encoding');
+  if (typeof current !== 'string' && current !== undefined) {
+    vary(res, 'Accept-Encoding');
+    return;
+  }
   const key = current ?? '';
   let merged = varyWithEncoding.get(key);
   if (merged === undefined) {
