@@ -6,9 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import net from 'node:net';
+import net, { type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import onHeaders from 'on-headers';
 import { type ErrorCode, HTTP_STATUS } from '../errors/app-error.ts';
 
 /** Headers must arrive within this time, else the connection is closed (§7.4). */
@@ -57,6 +56,8 @@ export function createHttpServer(
 ): HttpServer {
   let draining = false;
   const acceptors: net.Server[] = [];
+  /** Open connections, so that a drain can reach the answers in progress on them (closeInProgress). */
+  const connections = new Set<Socket>();
   const server = http.createServer(
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
@@ -67,14 +68,28 @@ export function createHttpServer(
       requireHostHeader: false,
     },
     (req, res) => {
-      // Decided as the head goes out, not when the request arrived: an answer that was still being
-      // worked on when the drain began must also tell its keep-alive client to leave.
-      onHeaders(res, function closeWhileDraining() {
-        if (draining) this.setHeader('Connection', 'close');
-      });
+      // A request that arrives during a drain is answered with `Connection: close` (Node writes it
+      // for an answer that is not to keep its connection alive, and closes the connection after it).
+      if (draining) res.shouldKeepAlive = false;
       handler(req, res);
     },
   );
+  // Per connection, not per request: every request would otherwise pay for a hook on its head.
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+  /**
+   * The answers that were still being worked on when the drain began, and whose head has not gone
+   * yet, are told to close their connection too: each connection's answer in progress is Node's
+   * `_httpMessage` of its socket (as answerClientError reads it).
+   */
+  const closeInProgress = () => {
+    for (const socket of connections) {
+      const res = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+      if (res && !res.headersSent) res.shouldKeepAlive = false;
+    }
+  };
   // Node's default (5 s) closes an idle connection just as a client or a load balancer (60 s idle
   // timeout) sends its next request on it: an intermittent reset. Longer than theirs, they close first.
   server.keepAliveTimeout = opts.keepAliveTimeoutMs;
@@ -124,6 +139,7 @@ export function createHttpServer(
     stopAccepting,
     async drain(graceMs) {
       draining = true;
+      closeInProgress();
       stopAccepting();
       const idle = setTimeout(() => server.closeIdleConnections(), IDLE_AFTER_DRAIN_MS);
       const force = setTimeout(() => server.closeAllConnections(), graceMs);
