@@ -21,7 +21,7 @@ function heldServer() {
   let arrived: () => void = () => {};
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('Content-Type', 'text/plain');
-    const answer = () => res.end(`answer to ${req.url}`);
+    const answer = () => void res.end(`answer to ${req.url}`);
     if (req.url?.startsWith('/held')) waiting.push(answer);
     else if (req.url?.startsWith('/streaming')) {
       res.write('first part; ');
@@ -33,7 +33,9 @@ function heldServer() {
   return {
     server,
     nextArrival: () => new Promise<void>((resolve) => (arrived = resolve)),
-    release: () => waiting.splice(0).forEach((answer) => answer()),
+    release: () => {
+      for (const answer of waiting.splice(0)) answer();
+    },
   };
 }
 
