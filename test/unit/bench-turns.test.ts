@@ -4,7 +4,7 @@
  * stretch each.
  */
 import { describe, expect, it } from 'vitest';
-import { turnOrder, turnsFor } from '../../bench/load.ts';
+import { turnOrder, turnsFor, warmUpP99 } from '../../bench/load.ts';
 
 describe('bench turns', () => {
   it('when a full run measures short requests, then 10 s become five 2 s turns each', () => {
@@ -15,6 +15,11 @@ describe('bench turns', () => {
     expect(turnsFor(10, 101)).toBe(1);
     expect(turnsFor(10, 4_000)).toBe(1);
     expect(turnsFor(0.5, 10)).toBe(1);
+  });
+
+  it('when no request of the warm-up completed (its p99 reads 0), then its requests count as the longest: one stretch each', () => {
+    expect(turnsFor(10, warmUpP99(0, 0))).toBe(1);
+    expect(turnsFor(10, warmUpP99(1_200, 40))).toBe(5);
   });
 
   it('when two servers take turns, then each pair is in the order opposite to the last (A B B A A B …)', () => {
