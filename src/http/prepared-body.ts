@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, deflate, gzip } from 'node:zlib';
 import accepts from 'accepts';
 import vary from 'vary';
+import { memoBy } from '../memo.ts';
 import { COMPRESS_OVER_BYTES } from './compression.ts';
 
 type Coding = 'br' | 'gzip' | 'deflate';
@@ -93,8 +94,8 @@ const codingByHeader = new Map<string, Coding | undefined>();
 const KNOWN_HEADERS = 256;
 
 /**
- * `Vary` with `Accept-Encoding` added to what is there already (`Vary: Origin` from CORS), as the
- * `vary` package writes it; each value met is merged once (an answer has one of a few: none, `Origin`).
+ * `Vary` with `Accept-Encoding` added to what is there already, as the `vary` package writes it. The
+ * values met are the service's own (none, or `Origin` from CORS), so each is merged once and kept.
  */
 function varyOnEncoding(res: ServerResponse): void {
   const current = res.getHeader('Vary');
@@ -102,18 +103,10 @@ function varyOnEncoding(res: ServerResponse): void {
     vary(res, 'Accept-Encoding');
     return;
   }
-  const key = current ?? '';
-  let merged = varyWithEncoding.get(key);
-  if (merged === undefined) {
-    merged = vary.append(key, 'Accept-Encoding');
-    if (varyWithEncoding.size >= KNOWN_HEADERS) varyWithEncoding.clear();
-    varyWithEncoding.set(key, merged);
-  }
-  res.setHeader('Vary', merged);
+  res.setHeader('Vary', withEncoding(current ?? ''));
 }
 
-/** `Vary` values met, with `Accept-Encoding` appended; emptied when it reaches KNOWN_HEADERS. */
-const varyWithEncoding = new Map<string, string>();
+const withEncoding = memoBy((current: string) => vary.append(current, 'Accept-Encoding'));
 
 /**
  * Sends `prepared` (the content type must be set): 304 when `If-None-Match` names the representation
