@@ -2,8 +2,6 @@
 // second time on that PostgreSQL server, each test file in a database of its own.
 import { defineConfig } from 'vitest/config';
 
-const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
-
 // Files about HTTP, GraphQL, the browser and configuration rather than the database: the second
 // database would run the same code paths again, so they run once, on the embedded one.
 const DATABASE_AGNOSTIC = [
@@ -29,14 +27,35 @@ const DATABASE_AGNOSTIC = [
   'test/unit/**',
 ];
 
+// Files that speak HTTP about hostile input and errors run against the bundle that `npm start` runs
+// (the `bundle` project: the embedded database, the app from dist/app-kit.js — test/helpers/app-kit.ts),
+// so a difference between the build and the source cannot hide; PostgreSQL runs them from the source.
+const BUNDLE = [
+  'test/hostile/**/*.test.ts',
+  'test/http/errors.test.ts',
+  'test/hardening/hostile-strings.test.ts',
+  'test/hardening/http-edges.test.ts',
+];
+
+const projects = [
+  { name: 'pglite', exclude: BUNDLE },
+  { name: 'bundle', include: BUNDLE, env: { TEST_DB: 'pglite', TEST_APP: 'dist' } },
+  ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres', exclude: DATABASE_AGNOSTIC }] : []),
+];
+
 export default defineConfig({
   // Node loads graphql's CommonJS build (its package has no "exports"); Vite would pick the .mjs one
   // and end up with two copies of graphql. Pin the CommonJS build so tests run what production runs.
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
-    projects: databases.map((db) => ({
+    projects: projects.map(({ name, include, exclude, env }) => ({
       extends: true,
-      test: { name: db, env: { TEST_DB: db }, ...(db === 'postgres' ? { exclude: DATABASE_AGNOSTIC } : {}) },
+      test: {
+        name,
+        env: env ?? { TEST_DB: name },
+        ...(include ? { include } : {}),
+        ...(exclude ? { exclude } : {}),
+      },
     })),
     include: ['test/**/*.test.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],

@@ -10,7 +10,8 @@ import { build } from 'esbuild';
 
 const outdir = new URL('../dist/', import.meta.url).pathname;
 const result = await build({
-  entryPoints: { server: 'src/server.ts', cli: 'src/cli.ts' },
+  // app-kit: the same service for the tests that drive the bundle (src/app-kit.ts); npm start never loads it.
+  entryPoints: { server: 'src/server.ts', cli: 'src/cli.ts', 'app-kit': 'src/app-kit.ts' },
   outdir,
   absWorkingDir: new URL('..', import.meta.url).pathname,
   bundle: true,
@@ -52,20 +53,35 @@ const result = await build({
 
 /**
  * graphql ships every module twice, as ES module (`.mjs`, what `import 'graphql'` takes here) and as
- * CommonJS (`.js`); a package requiring a deep path (`graphql/execution/execute.js`: graphql-jit) would
- * bundle a second graphql, whose `instanceof` checks fail on the first one's schema. Deep paths take
- * the ES module too.
+ * CommonJS (`.js`); a package importing a deep path, with `.js` (`graphql/execution/execute.js`:
+ * graphql-jit) or without (`graphql/language/parser`: graphql-armor's token limit), would bundle a
+ * second graphql, whose `instanceof` checks fail on the first one's objects (a syntax error thrown by
+ * the second parser was answered as INTERNAL). Every deep path takes the ES module; the build stops
+ * if a second copy gets in all the same (assertOneGraphql).
  */
 function oneGraphql() {
   return {
     name: 'one-graphql',
     setup(b) {
-      b.onResolve({ filter: /^graphql\/.+\.js$/ }, (args) =>
-        b.resolve(args.path.replace(/\.js$/, '.mjs'), { kind: args.kind, resolveDir: args.resolveDir }),
+      // (Go's regular expressions have no look-behind: an `.mjs` path, this hook's own, passes through.)
+      b.onResolve({ filter: /^graphql\/.+/ }, (args) =>
+        args.path.endsWith('.mjs')
+          ? undefined
+          : b.resolve(`${args.path.replace(/\.js$/, '')}.mjs`, { kind: args.kind, resolveDir: args.resolveDir }),
       );
     },
   };
 }
+
+/** Stops the build when graphql's CommonJS modules were bundled beside its ES modules (see oneGraphql). */
+function assertOneGraphql(inputs) {
+  const commonJs = inputs.filter((path) => /node_modules\/graphql\/.+\.js$/.test(path));
+  if (commonJs.length) {
+    console.error(`build: a second copy of graphql was bundled (${commonJs.slice(0, 3).join(', ')} …)`);
+    process.exit(1);
+  }
+}
+assertOneGraphql(Object.keys(result.metafile.inputs));
 
 // Chunk names carry a content hash, so each build adds files; what this build did not write is stale.
 const written = new Set(Object.keys(result.metafile.outputs).map((path) => path.split('/').pop()));

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.ts';
 import { applyMigrations, readMigrations } from '../../src/db/migrate.ts';
-import { ROOT } from './service-process.ts';
+import { buildOnce, ROOT } from './service-process.ts';
 
 /** Where test-database.ts finds what this made. */
 export const SNAPSHOT_ENV = 'SHOP_TEST_PGLITE_SNAPSHOT';
@@ -74,6 +74,8 @@ async function pgTemplate(url: string, hash: string): Promise<string> {
 }
 
 export default async function setup(): Promise<void> {
+  // The bundle `npm start` runs, as the source is now: the `bundle` project's apps come from it.
+  buildOnce();
   const hash = await migrationsHash();
   process.env[SNAPSHOT_ENV] = await pgliteSnapshot(hash);
   const url = process.env.TEST_DATABASE_URL;

@@ -2,16 +2,11 @@
  * Starts the real Express app on 127.0.0.1:0 over a fresh database, exactly as src/server.ts wires
  * it, and offers a small fetch-based client for the tests.
  */
-import { buildApp } from '../../src/app.ts';
-import { CATALOG_CHANNEL } from '../../src/catalog/catalog-cache.ts';
-import { type Config, loadConfig } from '../../src/config/config.ts';
+import type { Config } from '../../src/config/config.ts';
 import type { Database } from '../../src/db/database.ts';
-import { schema } from '../../src/graphql/schema.ts';
-import { createHttpServer } from '../../src/http/http-server.ts';
 import type { Logger } from '../../src/logger.ts';
-import { restRoutes } from '../../src/rest/routes.ts';
-import { openRuntime } from '../../src/runtime.ts';
 import type { Services } from '../../src/services.ts';
+import { appKit } from './app-kit.ts';
 import { openTestDatabase, type TestDatabaseOptions } from './test-database.ts';
 
 export const TEST_ADMIN = { username: 'root', password: 'root-password-for-tests' } as const;
@@ -71,6 +66,7 @@ export interface TestAppOptions extends TestDatabaseOptions {
 }
 
 export async function startTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
+  const { buildApp, CATALOG_CHANNEL, createHttpServer, loadConfig, openRuntime, restRoutes, schema } = await appKit();
   const config = loadConfig({ ...BASE_ENV, ...env });
   const db = await openTestDatabase(opts);
   const runtime = await openRuntime(config, { role: 'test', prepare: 'everything', db, log: opts.log });

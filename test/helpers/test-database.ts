@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type Database, type DatabaseTarget, openDatabase } from '../../src/db/database.ts';
+import type { Database, DatabaseTarget } from '../../src/db/database.ts';
+import { appKit } from './app-kit.ts';
 import { SNAPSHOT_ENV, TEMPLATE_ENV } from './global-setup.ts';
 
 export const TEST_DB = (process.env.TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
@@ -113,7 +114,8 @@ export async function openTestDatabase(
       poolSize: opts.poolSize ?? target.poolSize,
     };
   }
-  const db = await openDatabase(target);
+  // The service's own database module, from where the app comes (app-kit.ts).
+  const db = await (await appKit()).openDatabase(target);
   return Object.assign(db, {
     url: t.url,
     dispose: async () => {

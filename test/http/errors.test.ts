@@ -72,6 +72,25 @@ describe('the shared error layer', () => {
     expect(syntax.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
   });
 
+  it('when a GraphQL document does not parse, then VALIDATION_FAILED in development and production, never INTERNAL', async () => {
+    const broken = ['{', '}', '', '   ', '# only a comment', '{ categories(name: "unterminated) { id } }', '"\ud800"'];
+    const prod = await startTestApp({ NODE_ENV: 'production' });
+    try {
+      for (const target of [app, prod]) {
+        for (const query of broken) {
+          const res = await target.request('/graphql', {
+            rawBody: `{"query":${JSON.stringify(query)}}`,
+            contentType: 'application/json',
+          });
+          const code = res.body.errors?.[0]?.extensions?.code ?? res.body.code;
+          expect({ query, code }).toEqual({ query, code: 'VALIDATION_FAILED' });
+        }
+      }
+    } finally {
+      await prod.close();
+    }
+  });
+
   it('when in production, then an unknown GraphQL field gets no suggestion (they would spell out the schema)', async () => {
     const prod = await startTestApp({ NODE_ENV: 'production' });
     try {
