@@ -11,7 +11,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { LRUCache } from 'lru-cache';
-import { validateFieldArgs } from '../graphql/field-guards.ts';
 import { observeOnce } from '../http/access-log.ts';
 import { type AnswerFacts, setSecurityHeaders } from '../http/answer-rules.ts';
 import type { Cors } from '../http/cors.ts';
@@ -19,7 +18,7 @@ import { openRequestScope } from '../http/request-scope.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { RequestContext } from '../request-context.ts';
-import { argumentsOf, type RestInput, variablesOf } from './inputs.ts';
+import { type RestInput, validatedInput } from './inputs.ts';
 import type { CompiledRoute } from './route.ts';
 import { answerKey, type RouteRunner, type ValidatedRead } from './run.ts';
 
@@ -155,9 +154,8 @@ export function frontDoor(deps: FrontDoorDeps): FrontDoor {
         const { route } = visit;
         try {
           // The same arguments — defaults, trimming, every rule — as the runner validates (rest/run.ts).
-          const variables = variablesOf(route, visit.input);
-          const args = await validateFieldArgs(route.field, argumentsOf(route, variables), NO_CONTEXT);
-          read = { route, variables, args, key: answerKey(route, args) };
+          const { variables, args } = await validatedInput(route, visit.input, NO_CONTEXT);
+          read = { route, variables, args, key: answerKey(route, args, variables) };
         } catch {
           return false; // refused input: the app names every problem
         }

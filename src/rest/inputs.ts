@@ -12,8 +12,10 @@ import {
   Kind,
   valueFromASTUntyped,
 } from 'graphql';
-import { validationFailed } from '../errors/app-error.ts';
+import { AppError, type FieldError, validationFailed } from '../errors/app-error.ts';
+import { validateFieldArgs } from '../graphql/field-guards.ts';
 import { memoBy } from '../memo.ts';
+import type { RequestContext } from '../request-context.ts';
 import { snakeCase } from '../validation/field-errors.ts';
 import type { CompiledRoute, RestRequest } from './route.ts';
 
@@ -84,9 +86,27 @@ export function restRequestOf(input: RestInput): RestRequest {
 /** A GraphQL name's REST name, worked out once per name (a route reads its variables on every request). */
 const restNameOf = memoBy(snakeCase);
 
-/** The operation's variables from the request, under their GraphQL names (unchecked). */
-export function variablesOf(route: CompiledRoute, req: RestInput): Record<string, unknown> {
-  const extra = route.variables?.(restRequestOf(req));
+/**
+ * The operation's variables from the request, under their GraphQL names (unchecked), and the problems
+ * a route's own reading of the request found (REST's `spec` strings): those are named with every other
+ * problem of the request (contract §2), not alone — see validatedInput.
+ */
+export function variablesOf(
+  route: CompiledRoute,
+  req: RestInput,
+): { variables: Record<string, unknown>; problems: FieldError[] } {
+  let extra: Record<string, unknown> | undefined;
+  let problems: FieldError[] = [];
+  try {
+    extra = route.variables?.(restRequestOf(req));
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'VALIDATION_FAILED' || !err.fieldErrors) throw err;
+    problems = err.fieldErrors;
+  }
+  return { variables: requestVariables(route, req, extra), problems };
+}
+
+function requestVariables(route: CompiledRoute, req: RestInput, extra: Record<string, unknown> | undefined) {
   const input = route.input;
   if (!input) return extra ?? {};
   if (input.from === 'body' && input.variable) {
@@ -112,4 +132,26 @@ export function argumentsOf(route: CompiledRoute, variables: Record<string, unkn
       arg.value.kind === Kind.VARIABLE ? variables[arg.value.name.value] : valueFromASTUntyped(arg.value);
   }
   return args;
+}
+
+/**
+ * A route's variables and its root field's arguments, validated (defaults filled in, text trimmed) —
+ * one step for the runner and the front door. Every problem of the request is named at once: the
+ * route's own reading (`spec`) and the arguments' rules together (`spec=color&page=0` names both).
+ */
+export async function validatedInput(
+  route: CompiledRoute,
+  input: RestInput,
+  ctx: RequestContext,
+): Promise<{ variables: Record<string, unknown>; args: unknown }> {
+  const { variables, problems } = variablesOf(route, input);
+  let args: unknown;
+  try {
+    args = await validateFieldArgs(route.field, argumentsOf(route, variables), ctx);
+  } catch (err) {
+    if (problems.length === 0 || !(err instanceof AppError) || !err.fieldErrors) throw err;
+    throw validationFailed([...problems, ...err.fieldErrors]);
+  }
+  if (problems.length) throw validationFailed(problems);
+  return { variables, args };
 }

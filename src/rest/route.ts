@@ -15,6 +15,7 @@ import {
   type OperationDefinitionNode,
   parse,
   typeFromAST,
+  valueFromASTUntyped,
 } from 'graphql';
 import type { ErrorCode, Realm } from '../errors/app-error.ts';
 import { executeCompiled } from '../graphql/compiled-documents.ts';
@@ -151,6 +152,11 @@ export interface CompiledRoute extends RestRoute {
   roles?: string;
   /** The GraphQL type of each variable, for reading REST names and query-string values. */
   variableTypes: Map<string, GraphQLInputType>;
+  /**
+   * The variables that are no argument of the root field — they shape the selection (`$facets` in
+   * `facets @include(if: $facets)`) — with their declared defaults: part of a public read's answer key.
+   */
+  selectionVariables: Array<{ name: string; defaultValue: unknown }>;
 }
 
 /** Parses and validates every route's operation once (through the enveloped pipeline); a broken one stops start-up. */
@@ -174,6 +180,15 @@ export function compileRoutes(yoga: Yoga, routes: RestRoute[]): CompiledRoute[] 
     for (const def of op.variableDefinitions ?? []) {
       variableTypes.set(def.variable.name.value, typeFromAST(schema, def.type as never) as GraphQLInputType);
     }
+    const argumentVariables = new Set(
+      (fieldNode.arguments ?? []).flatMap((a) => (a.value.kind === Kind.VARIABLE ? [a.value.name.value] : [])),
+    );
+    const selectionVariables = (op.variableDefinitions ?? [])
+      .filter((def) => !argumentVariables.has(def.variable.name.value))
+      .map((def) => ({
+        name: def.variable.name.value,
+        defaultValue: def.defaultValue ? valueFromASTUntyped(def.defaultValue) : undefined,
+      }));
     if (route.input?.from === 'body' && route.input.variable && !variableTypes.has(route.input.variable)) {
       throw new Error(`${where}: no variable $${route.input.variable}`);
     }
@@ -187,6 +202,7 @@ export function compileRoutes(yoga: Yoga, routes: RestRoute[]): CompiledRoute[] 
       realm: realmOf(field),
       roles: rolesOf(field),
       variableTypes,
+      selectionVariables,
       renderer: route.render?.(fieldNode),
     };
   });

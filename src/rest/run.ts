@@ -8,14 +8,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { AppError, FIELD_ERRORS_DETAIL, notFound } from '../errors/app-error.ts';
 import { toAppError } from '../errors/to-app-error.ts';
-import { requireFieldScopes, validateFieldArgs } from '../graphql/field-guards.ts';
+import { requireFieldScopes } from '../graphql/field-guards.ts';
 import type { Yoga } from '../graphql/yoga.ts';
 import { type PreparedBody, prepareBody } from '../http/prepared-body.ts';
 import { countOperation } from '../observability/graphql-operations.ts';
 import type { RequestContext } from '../request-context.ts';
 import { restFieldErrors } from '../validation/field-errors.ts';
 import type { AnswerCache } from './answer-cache.ts';
-import { argumentsOf, restInputOf, restRequestOf, variablesOf } from './inputs.ts';
+import { restInputOf, restRequestOf, validatedInput } from './inputs.ts';
 import { publicAnswer, sendPublicAnswer } from './public-answer.ts';
 import { ReadFlights } from './read-flights.ts';
 import type { CompiledRoute } from './route.ts';
@@ -105,12 +105,11 @@ export function routeRunner(yoga: Yoga, answers: AnswerCache, contextFor: Contex
       // learns nothing about the body's rules.
       await requireFieldScopes(route.field, ctx);
       const input = restInputOf(req);
-      const variables = variablesOf(route, input);
       // Before GraphQL coerces the variables: coercion would stop at the first missing or mistyped
       // field and word it its own way, where the contract lists every problem with its REST name.
-      const args = await validateFieldArgs(route.field, argumentsOf(route, variables), ctx);
+      const { variables, args } = await validatedInput(route, input, ctx);
       if (route.publicRead) {
-        const answer = await answerRead({ route, variables, args, key: answerKey(route, args) }, () => ctx);
+        const answer = await answerRead({ route, variables, args, key: answerKey(route, args, variables) }, () => ctx);
         return void (await sendAnswer(req, res, answer));
       }
       const body = await executeRoute(route, variables, args, enveloped, ctx);
@@ -168,12 +167,18 @@ async function executeRoute(
 }
 
 /**
- * Where a public read's answer is kept: its route and its arguments as validated (defaults filled
- * in, text trimmed), so every spelling of one request shares one answer. The front door
+ * Where a public read's answer is kept: everything its bytes are made from — the route, its root
+ * field's arguments as validated (defaults filled in, text trimmed, so every spelling of one request
+ * shares one answer), and the operation's other variables, which shape the selection rather than the
+ * read (`$facets` in `facets @include(if: $facets)`), with their declared defaults. The front door
  * (front-door.ts) finds answers under the same key.
  */
-export const answerKey = (route: CompiledRoute, args: unknown): string =>
-  `${route.operationName}:${JSON.stringify(args)}`;
+export function answerKey(route: CompiledRoute, args: unknown, variables: Record<string, unknown>): string {
+  const key = `${route.operationName}:${JSON.stringify(args)}`;
+  if (route.selectionVariables.length === 0) return key;
+  const shaping = route.selectionVariables.map(({ name, defaultValue }) => variables[name] ?? defaultValue ?? null);
+  return `${key}:${JSON.stringify(shaping)}`;
+}
 
 /** A validation error re-labelled with REST (snake_case) field paths and wording; anything else as it is. */
 function restNamed(err: unknown): unknown {

@@ -303,6 +303,12 @@ describe('spec filters (contract §9.2)', () => {
     const many = await list({ spec: Array.from({ length: 21 }, (_, i) => `color:v${i}`) });
     expectProblem(many, 400, 'VALIDATION_FAILED');
   });
+
+  it('when a bad spec comes with other bad parameters, then every problem is named, spec among them (contract §2)', async () => {
+    const res = await list({ spec: 'color', page: 0, limit: 'x' });
+    expectProblem(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['limit', 'page', 'spec']);
+  });
 });
 
 describe('facets (contract §9.2)', () => {
