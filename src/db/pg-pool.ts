@@ -65,9 +65,9 @@ const CLOSE_GRACE_MS = 2_000;
  * How long after `statement_timeout` the client waits for the server's own answer before it calls a
  * statement unanswered. A slow statement on a healthy server is cancelled by the server at the
  * timeout, which answers 57014: that is a slow statement, not a silent database, and must not open
- * the breaker (measured: 8 concurrent facet searches of 2 s each on two cores, cancelled at 5 s,
- * reached the client a few hundred ms after its own timer and opened it — /readyz and every unrelated
- * read answered 503). A quarter of the timeout, 100 ms to 1 s: 1 s at the default 5 s.
+ * the breaker (issue 34: concurrent facet searches on two cores opened it, and /readyz and every
+ * unrelated read answered 503; test/faults/pg-pool.test.ts reproduces the race with a blocked event
+ * loop). A quarter of the timeout, 100 ms to 1 s: 1 s at the default 5 s.
  */
 export const serverAnswerGrace = (statementTimeoutMs: number) =>
   Math.min(1_000, Math.max(100, Math.round(statementTimeoutMs / 4)));
