@@ -116,6 +116,7 @@ export function buildApp(deps: AppDeps): AppHandler {
     log,
     metrics: deps.runtime.metrics,
     contextFor,
+    maxCost: config.graphqlMaxCost,
   });
   const graphql = (req: Request, res: Response) => yoga.handle(req, res, { req, res });
   const graphiql = config.graphiql

@@ -15,6 +15,7 @@ import type { Database } from './db/database.ts';
 import { openRedis } from './db/redis.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './observability/metrics.ts';
+import { createSearchSlots, type SearchSlots } from './search/search-slots.ts';
 import { SynonymIndexCache } from './search/synonym-index.ts';
 
 /** Logins that may wait for a hashing slot, per slot; beyond that a burst is refused with 429. */
@@ -37,6 +38,8 @@ export interface Services {
   readonly synonyms: SynonymIndexCache;
   /** This process's Prometheus metrics (observability/metrics.ts). */
   readonly metrics: Metrics;
+  /** Bounds the facet counts and spec-filtered lists each client runs at once (search/search-slots.ts). */
+  readonly searchSlots: SearchSlots;
   /** Releases what the services hold (connections, timers). */
   close(): Promise<void>;
 }
@@ -75,6 +78,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     catalogCache,
     synonyms: new SynonymIndexCache(catalogCache),
     metrics,
+    searchSlots: createSearchSlots(),
     close: async () => {
       await stopListening();
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -1,7 +1,8 @@
 /**
  * A counting semaphore with a bounded queue. Login uses it to cap the argon2 hashes computed at once
  * (each takes ~19 MiB), so a burst of logins waits its turn instead of exhausting memory, and a
- * flood beyond the queue is refused quickly instead of piling up.
+ * flood beyond the queue is refused quickly instead of piling up; costly searches use it, without a
+ * queue, to bound each client's (search/search-slots.ts).
  */
 import { AppError } from '../errors/app-error.ts';
 
@@ -13,7 +14,12 @@ export interface ConcurrencyLimit {
   readonly waiting: number;
 }
 
-export function createConcurrencyLimit(maxConcurrent: number, maxQueued: number): ConcurrencyLimit {
+export function createConcurrencyLimit(
+  maxConcurrent: number,
+  maxQueued: number,
+  /** The 429's detail, naming what is busy. */
+  busy = 'The server is busy with other logins; try again in a moment.',
+): ConcurrencyLimit {
   let running = 0;
   const queue: Array<() => void> = [];
 
@@ -28,9 +34,7 @@ export function createConcurrencyLimit(maxConcurrent: number, maxQueued: number)
     async run(task) {
       if (running < maxConcurrent) running++;
       else if (queue.length >= maxQueued) {
-        throw new AppError('RATE_LIMITED', 'The server is busy with other logins; try again in a moment.', {
-          retryAfter: 1,
-        });
+        throw new AppError('RATE_LIMITED', busy, { retryAfter: 1 });
       } else {
         await new Promise<void>((resolve) => queue.push(resolve));
       }

@@ -1,15 +1,15 @@
 /** Item, Sku and Image types, the public `items` / `item` queries and the admin item mutations (contract §4, §5). */
 import { notFound } from '../errors/app-error.ts';
 import { builder } from '../graphql/builder.ts';
+import { ONCE_COST } from '../graphql/cost-limit.ts';
 import { pageType } from '../graphql/page-type.ts';
 import type { RequestContext } from '../request-context.ts';
-import { FacetsType, SpecFilterInput } from '../search/facets.graphql.ts';
-import { findFacets } from '../search/facets.ts';
+import { FACETS_COST, FacetsType, SpecFilterInput, specFilterCost } from '../search/facets.graphql.ts';
 import { pageSizeCost } from '../validation/paging.ts';
 import { CategoryType } from './category.graphql.ts';
 import { findItem, type ImageRow, type ItemRow, type SkuRow } from './item.repository.ts';
 import { createItemInput, ITEM_SORTS, idempotencyKey, listItemsInput, updateItemInput } from './item.schema.ts';
-import { createItem, deleteItem, type ItemPage, listItemPage, updateItem } from './item.service.ts';
+import { createItem, deleteItem, type ItemPage, itemFacets, listItemPage, updateItem } from './item.service.ts';
 
 export const SkuType = builder.objectRef<SkuRow>('Sku').implement({
   description: 'A purchasable variant of an item.',
@@ -65,11 +65,12 @@ const ItemPageType = pageType<ItemRow, ItemPage>({
 builder.objectField(ItemPageType, 'facets', (t) =>
   t.field({
     type: FacetsType,
-    // Once per page, not per row: free in the budget like the page's numbers (facets.graphql.ts says why).
+    // Once per page, not per row: its price is not multiplied by the page size (facets.graphql.ts says why).
     complexity: 0,
+    extensions: { [ONCE_COST]: FACETS_COST },
     description:
       'Counts per category, price bucket, spec value and stock (contract §9.2); computed only when selected.',
-    resolve: (page, _args, ctx) => findFacets(ctx.catalogReads, page.filter),
+    resolve: (page, _args, ctx) => itemFacets(ctx, page),
   }),
 );
 
@@ -131,8 +132,9 @@ const UpdateItemInput = builder
 builder.queryFields((t) => ({
   items: t.field({
     type: ItemPageType,
-    // The page's items cost `limit` times what is selected of each (contract §7.2).
-    complexity: (args) => ({ field: 1, multiplier: pageSizeCost(args.limit) }),
+    // The page's items cost `limit` times what is selected of each (contract §7.2); spec filters
+    // cost by their values (facets.graphql.ts).
+    complexity: (args) => ({ field: 1 + specFilterCost(args.specs), multiplier: pageSizeCost(args.limit) }),
     description:
       'Items. Public. `keyword` searches names, category paths, SKU codes and specs, and descriptions, in Chinese, ' +
       'pinyin and with synonyms (contract §9.1), best match first; without one, newest first. `categoryId` includes ' +

@@ -7,6 +7,7 @@ import { actorLabel } from '../auth/request-auth.ts';
 import { isForeignKeyViolation } from '../db/prisma-errors.ts';
 import { notFound, validationFailed } from '../errors/app-error.ts';
 import type { RequestContext } from '../request-context.ts';
+import { type Facets, findFacets } from '../search/facets.ts';
 import type { ItemFilter } from '../search/item-query.ts';
 import { compiledKeyword } from '../search/keyword.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
@@ -43,19 +44,17 @@ export async function readItemPage(ctx: RequestContext, input: ListItemsInput, i
   const generation = cache.generation;
   const known = cache.total(totalKey);
   const { offset } = pageWindow({ page, limit });
-  const { total, items } = await findItemPageJson(
-    ctx.catalogReads,
-    filter,
-    sort ?? 'newest',
-    limit,
-    offset,
-    itemJson,
-    known,
-  );
+  const read = () => findItemPageJson(ctx.catalogReads, filter, sort ?? 'newest', limit, offset, itemJson, known);
+  // Spec filters test every SKU of every match: a costly search, bounded per client (search-slots.ts).
+  const { total, items } = filter.specs?.length ? await ctx.services.searchSlots.run(ctx.clientIp, read) : await read();
   if (known === undefined) cache.storeTotal(totalKey, total, generation);
   if (input.keyword && total === 0) ctx.services.metrics.searchZeroResults.inc();
   return { page, limit, total, items, filter };
 }
+
+/** The facets of a page (contract §9.2): they count over every match, a costly search (search-slots.ts). */
+export const itemFacets = (ctx: RequestContext, page: ItemPage): Promise<Facets> =>
+  ctx.services.searchSlots.run(ctx.clientIp, () => findFacets(ctx.catalogReads, page.filter));
 
 /** One item as JSON text in the shape `itemJson` builds, read as the `item` query reads it; none: null. */
 export const readItemJson = (ctx: RequestContext, id: number, itemJson: string): Promise<string | null> =>

@@ -96,9 +96,13 @@ class StatementObservers {
   add(observer: StatementObserver): void {
     this.#observers.push(observer);
   }
-  emit(seconds: number, pool: string, ok: boolean): void {
+  /**
+   * `answered`: the database answered the statement, with rows or with an error about the statement
+   * itself (a slow one cancelled by `statement_timeout`): either says it serves (pg-pool.ts).
+   */
+  emit(seconds: number, pool: string, answered: boolean): void {
     if (REQUEST_POOLS.has(pool)) {
-      if (ok) this.#lastOk = performance.now();
+      if (answered) this.#lastOk = performance.now();
       else this.#lastFailed = performance.now();
     }
     for (const observe of this.#observers) observe(seconds, pool);
@@ -292,7 +296,8 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
     url: target.url,
     poolSize: target.poolSize ?? 10,
     statementTimeoutMs,
-    onStatement: (seconds, which, ok) => observers.emit(seconds, which === 'requests' ? 'primary' : which, ok),
+    onStatement: (seconds, which, answered) =>
+      observers.emit(seconds, which === 'requests' ? 'primary' : which, answered),
     onQuery: () => {
       statements.n++;
     },
@@ -337,7 +342,7 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
       url,
       poolSize: target.poolSize ?? 10,
       statementTimeoutMs,
-      onStatement: (seconds, _which, ok) => observers.emit(seconds, `replica-${i + 1}`, ok),
+      onStatement: (seconds, _which, answered) => observers.emit(seconds, `replica-${i + 1}`, answered),
       onSilence: (silent) => silence.emit(silent, `replica-${i + 1}`),
     }),
   );

@@ -15,8 +15,12 @@ export interface PgPoolOptions {
   url: string;
   poolSize: number;
   statementTimeoutMs: number;
-  /** Called with each statement's duration in seconds (request pool and maintenance pool alike). */
-  onStatement?: (seconds: number, pool: 'requests' | 'maintenance', ok: boolean) => void;
+  /**
+   * Called with each statement's duration in seconds (request pool and maintenance pool alike), and
+   * whether the server answered it — with rows, or with an error of its own such as a cancelled slow
+   * statement (serverAnswered).
+   */
+  onStatement?: (seconds: number, pool: 'requests' | 'maintenance', answered: boolean) => void;
   /** Called as each statement is sent, on either pool. */
   onQuery?: () => void;
   /** Called when the request pool cannot hand out a connection (refused, unreachable, or none free in time). */
@@ -41,6 +45,9 @@ export interface PgPools {
 
 // pg's own message when `query_timeout` expires (it has no error code).
 const READ_TIMEOUT_MESSAGE = 'Query read timeout';
+// A statement of the server's own making that says it cannot serve (class 08 connection, 53300 too
+// many connections, 57P01..57P03 shutting down / cannot connect now), as opposed to one about the statement.
+const SERVER_UNAVAILABLE_SQLSTATE = /^(08|53300$|57P0[1-3])/;
 // pg's message when a new connection could not be opened within `connectionTimeoutMillis`.
 const CONNECT_TIMEOUT_MESSAGE = 'Connection terminated due to connection timeout';
 // A connection that cannot be opened (or a pool slot that does not free up) within a statement's
@@ -53,6 +60,17 @@ const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 // close(): time for checked-out connections to come back, then for destroyed ones to be removed,
 // then for the server to acknowledge the goodbye of idle ones.
 const CLOSE_GRACE_MS = 2_000;
+
+/**
+ * How long after `statement_timeout` the client waits for the server's own answer before it calls a
+ * statement unanswered. A slow statement on a healthy server is cancelled by the server at the
+ * timeout, which answers 57014: that is a slow statement, not a silent database, and must not open
+ * the breaker (issue 34: concurrent facet searches on two cores opened it, and /readyz and every
+ * unrelated read answered 503; test/faults/pg-pool.test.ts reproduces the race with a blocked event
+ * loop). A quarter of the timeout, 100 ms to 1 s: 1 s at the default 5 s.
+ */
+export const serverAnswerGrace = (statementTimeoutMs: number) =>
+  Math.min(1_000, Math.max(100, Math.round(statementTimeoutMs / 4)));
 const CLOSE_FORCE_MS = 500;
 const GOODBYE_MS = 500;
 
@@ -66,6 +84,18 @@ class Pending {
 /** The statements in flight on each client of a watched pool, oldest first. */
 const IN_FLIGHT = Symbol('statements in flight');
 type Watched = pg.PoolClient & { [IN_FLIGHT]?: Pending[] };
+
+/**
+ * True when the server answered a statement: with its result, or with an error of its own about the
+ * statement (a cancelled slow statement — SQLSTATE 57014, `statement_timeout` — a constraint, a
+ * syntax error). Such an answer proves the database serves, however slow that statement was; only
+ * no answer (a timeout on our side, a broken connection) or an error saying it cannot serve does not.
+ */
+function serverAnswered(err: unknown): boolean {
+  if (!err) return true;
+  if (!(err instanceof pg.DatabaseError)) return false;
+  return !SERVER_UNAVAILABLE_SQLSTATE.test(err.code ?? '');
+}
 
 /** What a statement that got no answer in time fails with (pg's own `query_timeout` message). */
 const readTimeout = () => new Error(READ_TIMEOUT_MESSAGE);
@@ -83,7 +113,7 @@ function instrumentClient(client: Watched, hooks: ClientHooks, watched: boolean)
   const inFlight: Pending[] | undefined = watched ? (client[IN_FLIGHT] = []) : undefined;
   /** The statement was answered (or failed): its error as the caller is to see it. */
   const settled = (pending: Pending, err: unknown) => {
-    onStatement?.((performance.now() - pending.started) / 1000, !err);
+    onStatement?.((performance.now() - pending.started) / 1000, serverAnswered(err));
     if (!inFlight) return err;
     // Answered in order: the oldest, save for a statement pg refused at once.
     if (inFlight[0] === pending) inFlight.shift();
@@ -146,15 +176,26 @@ function instrumentClient(client: Watched, hooks: ClientHooks, watched: boolean)
 function watchStatements(clients: Set<Watched>, timeoutMs: number, onTimeout: () => void): () => void {
   // A tenth of the timeout (5 s: every 100 ms at most), so a statement fails at most ~10 % late.
   const everyMs = Math.min(100, Math.max(10, timeoutMs / 10));
+  const overdue = (client: Watched, now: number) => {
+    const oldest = client[IN_FLIGHT]?.[0];
+    return oldest && !oldest.overdue && now - oldest.started >= timeoutMs ? oldest : undefined;
+  };
   const timer = setInterval(() => {
     const now = performance.now();
-    for (const client of clients) {
-      const oldest = client[IN_FLIGHT]?.[0];
-      if (!oldest || oldest.overdue || now - oldest.started < timeoutMs) continue;
-      oldest.overdue = true;
-      client.end().catch(() => {});
-      onTimeout();
-    }
+    const suspects = [...clients].filter((client) => overdue(client, now));
+    if (!suspects.length) return;
+    // Judged after the event loop has read the sockets once more: timers run before I/O, so after a
+    // busy stretch (a large result parsed, a CPU-starved process) the answers that arrived meanwhile
+    // are still unread here, and their statements would be taken for unanswered.
+    setImmediate(() => {
+      for (const client of suspects) {
+        const oldest = overdue(client, now);
+        if (!oldest) continue;
+        oldest.overdue = true;
+        client.end().catch(() => {});
+        onTimeout();
+      }
+    });
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
@@ -310,8 +351,9 @@ export function openPgPools({
     },
     { onStatement: onStatement && ((seconds, ok) => onStatement(seconds, 'requests', ok)), onQuery },
     // Client side: the only limit that holds when the network, not the server, is silent. A
-    // statement that got no answer in time: the database may have gone silent.
-    { ms: statementTimeoutMs, onTimeout: () => breaker.trip() },
+    // statement that got no answer — not even the server's own cancellation at `statement_timeout`
+    // — within a grace after it: the database went silent.
+    { ms: statementTimeoutMs + serverAnswerGrace(statementTimeoutMs), onTimeout: () => breaker.trip() },
   );
   // Start-up scripts (the maintenance pool) wait as long as they must: no breaker there.
   guardConnect(requests.pool, breaker, onConnectFailed);

@@ -6,7 +6,7 @@ import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ValidationPlugin from '@pothos/plugin-validation';
-import { AppError, validationFailed } from '../errors/app-error.ts';
+import { validationFailed } from '../errors/app-error.ts';
 import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
 import type { RequestContext } from '../request-context.ts';
@@ -36,18 +36,13 @@ export const builder = new SchemaBuilder<{
     validationError: (failure) => validationFailed(fieldErrorsOf(failure.issues, 'graphql')),
   },
   // Contract §7.2: a field's cost is 1 plus its children's; a field with a `limit` multiplies its
-  // children by that limit (declared on the field), other lists count their children once. Checked
-  // before any root field runs; REST's own documents stay far below the limit.
+  // children by that limit (declared on the field), other lists count their children once. The plugin
+  // only counts: graphql/cost-limit.ts adds what no page size multiplies (facets) and enforces the
+  // limit before execution, for GraphQL clients' documents only.
   complexity: {
     defaultComplexity: 1,
     defaultListMultiplier: 1,
-    limit: (ctx) => ({ complexity: ctx.services.config.graphqlMaxCost }),
-    complexityError: (_kind, result) =>
-      new AppError(
-        'VALIDATION_FAILED',
-        `The query would cost ${result.complexity}, over the limit of ${result.maxComplexity}: ask for fewer items ` +
-          '(a list costs its page size times the fields selected per item) or split the query.',
-      ),
+    disabled: true,
   },
   defaultFieldNullability: false,
   prisma: {

@@ -27,6 +27,9 @@ export function executeCompiled(document: DocumentNode): void {
   if (op) compiled.set(document, op);
 }
 
+/** True for a REST route's fixed document (marked by `executeCompiled`). */
+export const isCompiled = (document: DocumentNode): boolean => compiled.has(document);
+
 interface ExecuteArgs {
   schema: GraphQLSchema;
   document: DocumentNode;

@@ -14,6 +14,7 @@ import { useOperationMetrics } from '../observability/graphql-operations.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { RequestContext } from '../request-context.ts';
 import { useCompiledDocuments } from './compiled-documents.ts';
+import { useCostLimit } from './cost-limit.ts';
 
 interface ServerRequestContext {
   req: Request;
@@ -34,6 +35,8 @@ export interface YogaOptions {
   log: Logger;
   metrics: Metrics;
   contextFor: (req: Request, res: Response, readFromPrimary: boolean) => RequestContext;
+  /** GRAPHQL_MAX_COST: the most a client's document may cost (cost-limit.ts). */
+  maxCost: number;
 }
 
 /**
@@ -97,7 +100,7 @@ export function createGraphQLServer(opts: YogaOptions): Yoga {
   const armor = new EnvelopArmor({
     maxDepth: { n: 8 },
     maxAliases: { n: 15 },
-    // Cost is the schema's own rule (builder.ts: page sizes multiply), not armor's generic estimate.
+    // Cost is the schema's own rule (cost-limit.ts: page sizes multiply), not armor's generic estimate.
     costLimit: { enabled: false },
     maxTokens: { n: 2000 },
     blockFieldSuggestion: { enabled: opts.hideFieldSuggestions },
@@ -118,6 +121,7 @@ export function createGraphQLServer(opts: YogaOptions): Yoga {
       ...armor.protect().plugins,
       validationErrorsAsContractCode(opts.hideFieldSuggestions),
       malformedParamsAsValidation,
+      useCostLimit(opts.maxCost),
       // Off in production unless GRAPHQL_INTROSPECTION=true: the schema lists every admin mutation.
       useDisableIntrospection({ isDisabled: () => !opts.introspection }),
       // Counts operations of both protocols, and names the operation for the request's log line.

@@ -3,9 +3,26 @@ import { builder } from '../graphql/builder.ts';
 import type { Facets } from './facets.ts';
 
 /**
- * Facet fields cost nothing in the query budget: they sit under `items`, whose page size multiplies
- * every field below it, yet exist once per page. What bounds their work is the alias limit (at most
- * 15 `items` fields, so 15 facet computations, per document).
+ * What facets cost in the query budget (contract §7.2, GRAPHQL_MAX_COST 5000 by default), once per
+ * `facets` selected, whatever the page size (graphql/cost-limit.ts): they count over every match, not
+ * over a page — measured at 10,000 items, one facets computation takes as long as tens of full pages.
+ * 500 lets one page of 100 items with every field (2,401) come with facets and the most spec filters
+ * (below), and refuses ten facet computations in one document.
+ */
+export const FACETS_COST = 500;
+/**
+ * Each spec value filtered on (at most 10 names × 20 values: 1,600), once per `items`: every value is
+ * another condition on every SKU of every match, and facets count once more per named spec.
+ */
+const SPEC_VALUE_COST = 8;
+
+/** What `specs` adds to the cost of one `items` field. */
+export const specFilterCost = (specs: ReadonlyArray<{ values?: readonly unknown[] | null }> | null | undefined) =>
+  SPEC_VALUE_COST * (specs ?? []).reduce((n, f) => n + (f.values?.length ?? 0), 0);
+
+/**
+ * Facet fields cost nothing of their own: they sit under `items`, whose page size would multiply
+ * them, yet exist once per page; `facets` as a whole costs FACETS_COST.
  */
 const FREE = { complexity: 0 } as const;
 

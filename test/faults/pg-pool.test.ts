@@ -138,6 +138,36 @@ describe.skipIf(TEST_DB !== 'postgres')('PostgreSQL pools when the database stop
     expect((await pools.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
+  it('when the server cancels a slow statement while the process is too busy to read its answer in time, then the statement fails with 57014 and the breaker stays closed', async () => {
+    // A CPU-starved process under load, made deterministic: the event loop is blocked from before the
+    // statement timeout until after it, so the server's cancellation (57014, at the timeout) waits
+    // unread in the socket while the statement watch's timer runs first.
+    const busy = new Promise<void>((resolve) =>
+      setTimeout(
+        () =>
+          setImmediate(() => {
+            const until = performance.now() + TIMEOUT_MS;
+            while (performance.now() < until) {
+              // the process is busy
+            }
+            resolve();
+          }),
+        TIMEOUT_MS - 100,
+      ),
+    );
+    // Straight to the server: the TCP proxy runs in this process and would be blocked too.
+    const direct = openPgPools({ url: database.url!, poolSize: 1, statementTimeoutMs: TIMEOUT_MS });
+    try {
+      const { error } = await timed(direct.pool.query('SELECT pg_sleep(30)'));
+      await busy;
+      expect((error as { code?: string } | undefined)?.code, String(error)).toBe('57014');
+      expect(direct.silent).toBe(false);
+      expect((await direct.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await direct.close();
+    }
+  });
+
   it('when the pools are closed while the database is silent, then close returns within 3.5 s', async () => {
     await Promise.all([
       pools.pool.query('SELECT 1'),

@@ -41,6 +41,32 @@ describe('cost counts page sizes', () => {
     expect(gqlCode(await app.graphql(fifteen))).toBe('VALIDATION_FAILED');
   });
 
+  it('when 15 aliases of items(specs) { facets } come in one document, then VALIDATION_FAILED before anything runs', async () => {
+    // Each alias of a small page would count every match's facets: a page size of 1 does not make them cheap.
+    const facets = 'facets { inStock categories { id count } specs { name values { value count } } }';
+    const spec = '{ name: "color", values: ["red"] }';
+    const doc = `{ ${Array.from({ length: 15 }, (_, i) => `a${i}: items(limit: 1, specs: [${spec}]) { total ${facets} }`).join(' ')} }`;
+    const res = await app.graphql(doc);
+    expect(gqlCode(res)).toBe('VALIDATION_FAILED');
+    expect(res.body.errors[0].message).toMatch(/cost/);
+    expect(res.body.data ?? null).toBeNull();
+    // Spread from a fragment, the same.
+    const spread = `{ ${Array.from({ length: 15 }, (_, i) => `a${i}: items(limit: 1) { ...F }`).join(' ')} } fragment F on ItemPage { ${facets} }`;
+    expect(gqlCode(await app.graphql(spread))).toBe('VALIDATION_FAILED');
+  });
+
+  it('when one full page of 100 comes with facets and the most spec filters (10 names × 20 values), then it is served', async () => {
+    const specs = Array.from(
+      { length: 10 },
+      (_, n) => `{ name: "n${n}", values: [${Array.from({ length: 20 }, (_, v) => `"v${v}"`).join(', ')}] }`,
+    );
+    const res = await app.graphql(
+      `{ items(limit: 100, specs: [${specs.join(', ')}]) { items { ${ITEM_GQL_FIELDS} } total facets { inStock } } }`,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.items).toMatchObject({ total: 0, facets: { inStock: 0 } });
+  });
+
   it('when the limit is omitted, then the default page size (20) is what counts', async () => {
     // 20 items × 23 ≈ 460 per page: ten default pages fit, where ten pages of 100 would not.
     const res = await app.graphql(pages(10, null));
@@ -54,11 +80,12 @@ describe('cost counts page sizes', () => {
     expect(res.body.items).toHaveLength(3);
   });
 
-  it('when GRAPHQL_MAX_COST is lowered, then the limit follows it', async () => {
+  it('when GRAPHQL_MAX_COST is lowered, then the limit follows it, and REST routes are still never refused', async () => {
     const strict = await startTestApp({ GRAPHQL_MAX_COST: '100' });
     try {
       expect(gqlCode(await strict.graphql(pages(1, 100)))).toBe('VALIDATION_FAILED');
       expect((await strict.graphql('{ categories { id name } }')).body.errors).toBeUndefined();
+      expect((await strict.request('/api/v1/items?limit=100&facets=true&spec=color:red')).status).toBe(200);
     } finally {
       await strict.close();
     }
