@@ -78,7 +78,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     catalogCache,
     synonyms: new SynonymIndexCache(catalogCache),
     metrics,
-    searchSlots: createSearchSlots(),
+    searchSlots: createSearchSlots(config.searchConcurrencyPerClient),
     close: async () => {
       await stopListening();
       if (redis) await redis.quit().catch(() => redis.disconnect());

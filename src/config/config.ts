@@ -144,6 +144,7 @@ const envSchema = z.object({
   GRAPHIQL: bool.optional(),
   GRAPHQL_INTROSPECTION: bool.optional(),
   GRAPHQL_MAX_COST: count(5000),
+  SEARCH_CONCURRENCY_PER_CLIENT: count(4),
   CORS_ORIGINS: corsOrigins,
   WX_LOGIN_IP_PER_MINUTE: count(30),
   REGISTER_IP_PER_HOUR: count(20),
@@ -251,6 +252,8 @@ function buildConfig(env: Env, terminal: boolean) {
     introspection: env.GRAPHQL_INTROSPECTION ?? !production,
     /** The most a GraphQL operation may cost (contract §7.2: page sizes multiply). */
     graphqlMaxCost: env.GRAPHQL_MAX_COST,
+    /** Searches with facets or spec filters one client IP may run at once on the instance (search/search-slots.ts). */
+    searchConcurrencyPerClient: env.SEARCH_CONCURRENCY_PER_CLIENT,
     /** Origins whose pages may call the API; `['*']` admits every origin. */
     corsOrigins: env.CORS_ORIGINS ?? (production ? [] : ['*']),
   };

@@ -3,38 +3,49 @@
  * reads every match, and at 10,000 items a worst case (10 spec names × 20 values with facets) runs for
  * 1–2 s. Eight of them at once from one client filled the pool and the database's CPU, so that every
  * other client's reads waited; with this bound the excess is refused at once (429 RATE_LIMITED,
- * Retry-After: 1) and costs nothing. Per client IP and per process: a client that spreads its
- * searches over the workers of an instance (WORKERS=N) gets N times the bound, which still holds each
- * worker's pool for others. A cached answer (rest/run.ts) never gets here, so it is never counted.
+ * Retry-After: 1) and costs nothing. A cached answer (rest/run.ts) never gets here, so it is never counted.
+ *
+ * Per client IP and per instance (contract §11: limits hold for the whole service): a slot is a point of
+ * an instance counter, kept by the cluster primary for every worker (auth/instance-counters.ts), taken
+ * when a search starts and given back when it ends. A worker that dies mid-search cannot give its slot
+ * back; the counter's window (SLOT_WINDOW_S, far longer than any statement may run) returns it.
  */
-import { type ConcurrencyLimit, createConcurrencyLimit } from '../auth/concurrency-limit.ts';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { instanceCounter } from '../auth/instance-counters.ts';
+import { AppError } from '../errors/app-error.ts';
 
-/** Costly searches one client IP may run at once in one process. */
-export const SEARCHES_PER_CLIENT = 2;
+/** How long a taken slot counts at most: a slot its worker never gave back is free again after this. */
+const SLOT_WINDOW_S = 60;
 
 export interface SearchSlots {
   /** Runs `task` in one of `clientIp`'s slots; throws RATE_LIMITED (Retry-After 1) when they are all taken. */
   run<T>(clientIp: string, task: () => Promise<T>): Promise<T>;
 }
 
-export function createSearchSlots(perClient = SEARCHES_PER_CLIENT): SearchSlots {
-  // One semaphore per client that has a search running; none kept for idle clients.
-  const clients = new Map<string, ConcurrencyLimit>();
+/** `perClient`: searches one client IP may run at once (SEARCH_CONCURRENCY_PER_CLIENT). */
+export function createSearchSlots(perClient: number): SearchSlots {
+  const slots = instanceCounter({ points: perClient, duration: SLOT_WINDOW_S, keyPrefix: 'search-slots' });
   return {
     async run(clientIp, task) {
-      let slots = clients.get(clientIp);
-      if (!slots) {
-        slots = createConcurrencyLimit(
-          perClient,
-          0,
+      try {
+        await slots.consume(clientIp);
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) throw err;
+        // A refused take still counted a point (the counter counts, then compares): given back.
+        await slots.reward(clientIp).catch(() => {});
+        throw new AppError(
+          'RATE_LIMITED',
           'Too many searches with facets or spec filters at once; retry in a moment.',
+          {
+            retryAfter: 1,
+          },
         );
-        clients.set(clientIp, slots);
       }
       try {
-        return await slots.run(task);
+        return await task();
       } finally {
-        if (slots.running === 0 && slots.waiting === 0) clients.delete(clientIp);
+        // The slot back; a primary that does not answer leaves it to the window (never fails the search).
+        await slots.reward(clientIp).catch(() => {});
       }
     },
   };

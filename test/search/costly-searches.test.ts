@@ -1,11 +1,10 @@
 /**
- * Issue 34: one client's costly searches (facets, spec filters) are bounded per process, so that they
+ * Issue 34: one client's costly searches (facets, spec filters) are bounded per instance, so that they
  * cannot take the whole pool from other clients. The searches are held deterministically by a lock
  * another session keeps on `skus` — PostgreSQL only, since the embedded database has one session.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCHES_PER_CLIENT } from '../../src/search/search-slots.ts';
 import { makeCategory, makeItem } from '../helpers/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { TEST_DB } from '../helpers/test-database.ts';
@@ -14,9 +13,10 @@ describe.skipIf(TEST_DB !== 'postgres')('costly searches per client', () => {
   let app: TestApp;
   let locker: pg.Client;
 
+  const SEARCHES_PER_CLIENT = 2;
   beforeAll(async () => {
     // The answer cache off: every search reaches the database (a cached answer is never counted).
-    app = await startTestApp({ CATALOG_CACHE_MB: '0' });
+    app = await startTestApp({ CATALOG_CACHE_MB: '0', SEARCH_CONCURRENCY_PER_CLIENT: String(SEARCHES_PER_CLIENT) });
     const category = await makeCategory(app);
     await makeItem(app, { categoryId: category.id, name: 'Trail runner', skus: [{ specs: { color: 'red' } }] });
     locker = new pg.Client({ connectionString: app.databaseUrl });

@@ -5,12 +5,27 @@
  */
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServiceProcess, startService } from '../helpers/service-process.ts';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
 
 const ADMIN = { username: 'cluster-root', password: 'cluster-root-password' };
 const CUSTOMER = { username: 'cluster-customer@example.com', password: 'cluster-customer-password' };
+
+/** GETs `url` on a connection of its own (no keep-alive); resolves with the status and Retry-After. */
+function get(url: string): Promise<{ status: number; retryAfter?: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }),
+        );
+      })
+      .on('error', reject);
+  });
+}
 
 /** POSTs JSON on a connection of its own (no keep-alive); resolves with the status and Retry-After. */
 function post(url: string, body: unknown): Promise<{ status: number; retryAfter?: string }> {
@@ -31,7 +46,9 @@ function post(url: string, body: unknown): Promise<{ status: number; retryAfter?
   });
 }
 
-describe.skipIf(TEST_DB !== 'postgres')('login limits with WORKERS=2 and no Redis', () => {
+const SEARCHES_PER_CLIENT = 2;
+
+describe.skipIf(TEST_DB !== 'postgres')('login limits and search slots with WORKERS=2 and no Redis', () => {
   let database: TestDatabase;
   let service: ServiceProcess;
   beforeAll(async () => {
@@ -44,6 +61,9 @@ describe.skipIf(TEST_DB !== 'postgres')('login limits with WORKERS=2 and no Redi
       ADMIN_PASSWORD: ADMIN.password,
       // The per-IP attempt limit would end the bursts below on its own; the per-username ones are tested.
       LOGIN_IP_PER_MINUTE: '1000',
+      // Every costly search reaches the database (a cached answer takes no slot).
+      CATALOG_CACHE_MB: '0',
+      SEARCH_CONCURRENCY_PER_CLIENT: String(SEARCHES_PER_CLIENT),
     });
     while ((service.output().match(/shop service listening/g)?.length ?? 0) < 2) await sleep(100);
     expect((await post(`${service.url}/api/v1/auth/register`, CUSTOMER)).status).toBe(201);
@@ -86,5 +106,35 @@ describe.skipIf(TEST_DB !== 'postgres')('login limits with WORKERS=2 and no Redi
     const checked = statuses.filter((s) => s === 401).length;
     expect(checked).toBeLessThanOrEqual(5);
     expect(checked + statuses.filter((s) => s === 429).length).toBe(40);
+  }, 60_000);
+
+  it('when one client runs more costly searches at once than its bound, spread over both workers, then the instance holds the bound: the excess is 429 with Retry-After: 1', async () => {
+    // The searches are held by a lock another session keeps on `skus` (every spec filter reads it).
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    const waiting = async () =>
+      Number(
+        (
+          await locker.query(
+            `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+          )
+        ).rows[0].n,
+      );
+    const search = (i: number) => get(`${service.url}/api/v1/items?facets=true&spec=color:red&page=${i + 1}`);
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE skus IN ACCESS EXCLUSIVE MODE');
+      const held = Array.from({ length: SEARCHES_PER_CLIENT }, (_, i) => search(i));
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(SEARCHES_PER_CLIENT);
+      // Six more on fresh connections: per process, the other worker would have let some through.
+      const excess = await Promise.all(Array.from({ length: 6 }, (_, i) => search(10 + i)));
+      for (const res of excess) expect(res).toEqual({ status: 429, retryAfter: '1' });
+      expect(await waiting()).toBe(SEARCHES_PER_CLIENT);
+      await locker.query('COMMIT');
+      for (const res of await Promise.all(held)) expect(res.status).toBe(200);
+      expect((await search(20)).status).toBe(200);
+    } finally {
+      await locker.end();
+    }
   }, 60_000);
 });
