@@ -104,7 +104,15 @@ export async function migrateAsOwner(
     // Before migrating: a migration's ALTER TABLE on a table the serving role owns would fail less clearly.
     await checkServingRole(owner.sql, servingRole, { rewrites: false });
     return await applyMigrations(owner.sql, migrations, onApplying, async () => {
-      await owner.sql.execInTransaction(servingRoleGrants(servingRole));
+      await owner.sql.execInTransaction(servingRoleGrants(servingRole)).catch((err: Error) => {
+        // A table of a third role, say: the migration role may grant only on what it owns.
+        throw new MigrationError(
+          `Granting DATABASE_URL's role "${servingRole}" its privileges failed: ${err.message}`,
+          {
+            cause: err,
+          },
+        );
+      });
       await checkServingRole(owner.sql, servingRole);
     });
   } finally {
