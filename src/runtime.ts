@@ -6,14 +6,13 @@ import type { BootstrapResult } from './accounts/bootstrap-admin.ts';
 import type { Config } from './config/config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { databaseTarget } from './db/database-target.ts';
-import { applyMigrations, readMigrations } from './db/migrate.ts';
 import { waitForDatabase } from './db/wait-for-database.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { memoBy } from './memo.ts';
 import { histogramSeries } from './observability/metric-series.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { buildServices, type Services } from './services.ts';
-import { prepareDatabase } from './setup/prepare-database.ts';
+import { migrateDatabase, prepareDatabase } from './setup/prepare-database.ts';
 
 export interface Runtime {
   readonly config: Config;
@@ -67,7 +66,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
     }
     let bootstrap: BootstrapResult | undefined;
     if (opts.prepare === 'everything') bootstrap = await prepareDatabase(db, config, log);
-    if (opts.prepare === 'migrations') await applyMigrations(db.sql, await readMigrations());
+    if (opts.prepare === 'migrations') await migrateDatabase(db, config);
     const services = await buildServices(config, log, db, metrics);
     return {
       config,
@@ -87,11 +86,14 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
   }
 }
 
-/** `npm run db:migrate`: applies pending migrations to the configured database; returns their names. */
+/**
+ * `npm run db:migrate`: applies pending migrations to the configured database (as MIGRATION_DATABASE_URL's
+ * role when set, granting DATABASE_URL's role its privileges); returns their names.
+ */
 export async function migrate(config: Config): Promise<string[]> {
   const db = await openDatabase(databaseTarget(config, 'npm run db:migrate'));
   try {
-    return await applyMigrations(db.sql, await readMigrations());
+    return await migrateDatabase(db, config);
   } finally {
     await db.close();
   }

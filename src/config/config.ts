@@ -95,6 +95,10 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
     .optional(),
+  MIGRATION_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   CUSTOMER_JWT_SECRET: secretList,
   ADMIN_JWT_SECRET: secretList,
@@ -191,7 +195,17 @@ function buildConfig(env: Env, terminal: boolean) {
     host: env.HOST,
     /** How long an idle keep-alive connection stays open: longer than load balancers' 60 s idle timeout. */
     keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT,
-    database: env.DATABASE_URL ? ({ kind: 'postgres', url: env.DATABASE_URL } as const) : ({ kind: 'pglite' } as const),
+    database: env.DATABASE_URL
+      ? ({
+          kind: 'postgres',
+          url: env.DATABASE_URL,
+          /**
+           * The role that owns the tables and applies migrations; DATABASE_URL's role then only serves
+           * (db/migration-role.ts). Unset: DATABASE_URL's role does both (the simple mode).
+           */
+          migrationUrl: env.MIGRATION_DATABASE_URL,
+        } as const)
+      : ({ kind: 'pglite' } as const),
     /** Per-statement limit: a statement still running after it fails and its connection is discarded. */
     statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT,
     /** Connections per process to PostgreSQL. */
@@ -320,12 +334,12 @@ export function loadConfig(
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const config = buildConfig(parsed.data, terminal);
-  const problems = crossCheck(config);
+  const problems = crossCheck(config, parsed.data);
   if (problems.length) throw new ConfigError(`Invalid environment:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return deepFreeze(config);
 }
 
-function crossCheck(c: ReturnType<typeof buildConfig>): string[] {
+function crossCheck(c: ReturnType<typeof buildConfig>, env: Env): string[] {
   const problems: string[] = [];
   if (c.production) {
     if (!c.jwt.customerSecrets) problems.push('CUSTOMER_JWT_SECRET: is required in production (>= 32 bytes)');
@@ -346,6 +360,9 @@ function crossCheck(c: ReturnType<typeof buildConfig>): string[] {
   }
   if (c.database.kind === 'pglite' && c.replicaUrls.length) {
     problems.push('DATABASE_REPLICA_URLS: replicas need DATABASE_URL (the embedded database has none)');
+  }
+  if (c.database.kind === 'pglite' && env.MIGRATION_DATABASE_URL) {
+    problems.push('MIGRATION_DATABASE_URL: needs DATABASE_URL (the serving role); the embedded database has one role');
   }
   if (c.database.kind === 'pglite' && c.workers > 1) {
     problems.push('WORKERS: the embedded database belongs to one process; set DATABASE_URL to run several workers');

@@ -68,46 +68,66 @@ interface AppliedRow {
 /**
  * Applies every pending migration, each in its own transaction, telling `onApplying` before each one
  * (a first start applies several: it says what it is doing). Returns the names applied.
- * Throws `MigrationError` when an applied migration was edited, or one failed earlier.
+ * Throws `MigrationError` when an applied migration was edited, or one failed earlier. `thenInLock`
+ * runs after them, still holding the lock (grants: two instances granting at once could collide).
  */
 export async function applyMigrations(
   sql: SqlDriver,
   migrations: Migration[],
   onApplying?: (name: string) => void,
+  thenInLock?: () => Promise<void>,
 ): Promise<string[]> {
   return sql.withLock(async () => {
     await sql.exec(CREATE_TABLE);
-    const rows = await sql.query<AppliedRow>(
-      'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at',
-    );
-    const applied = new Map<string, AppliedRow>();
-    for (const row of rows) {
-      if (row.rolled_back_at) continue;
-      if (!row.finished_at) {
-        throw new MigrationError(
-          `Migration ${row.migration_name} failed earlier and is not finished. Fix the database, then mark it ` +
-            `with \`prisma migrate resolve\` (or delete its row in _prisma_migrations) before starting again.`,
-        );
-      }
-      applied.set(row.migration_name, row);
-    }
     const done: string[] = [];
-    for (const m of migrations) {
-      const row = applied.get(m.name);
-      if (row) {
-        if (row.checksum !== m.checksum) {
-          throw new MigrationError(
-            `Migration ${m.name} was changed after it was applied (checksum ${row.checksum} in the database, ` +
-              `${m.checksum} on disk). Restore the original file and add a new migration instead.`,
-          );
-        }
-        continue;
-      }
+    for (const m of pendingOf(await appliedRows(sql), migrations)) {
       onApplying?.(m.name);
       await applyOne(sql, m);
       done.push(m.name);
     }
+    await thenInLock?.();
     return done;
+  });
+}
+
+/**
+ * The migrations `applyMigrations` would apply, found by reading only: a role that may not create
+ * tables (a serving role without MIGRATION_DATABASE_URL) can tell whether it has anything to do.
+ * Throws `MigrationError` as `applyMigrations` does.
+ */
+export async function pendingMigrations(sql: SqlDriver, migrations: Migration[]): Promise<Migration[]> {
+  const [table] = await sql.query<{ present: boolean }>(
+    `SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`,
+  );
+  return pendingOf(table?.present ? await appliedRows(sql) : [], migrations);
+}
+
+const appliedRows = (sql: SqlDriver) =>
+  sql.query<AppliedRow>(
+    'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at',
+  );
+
+function pendingOf(rows: AppliedRow[], migrations: Migration[]): Migration[] {
+  const applied = new Map<string, AppliedRow>();
+  for (const row of rows) {
+    if (row.rolled_back_at) continue;
+    if (!row.finished_at) {
+      throw new MigrationError(
+        `Migration ${row.migration_name} failed earlier and is not finished. Fix the database, then mark it ` +
+          `with \`prisma migrate resolve\` (or delete its row in _prisma_migrations) before starting again.`,
+      );
+    }
+    applied.set(row.migration_name, row);
+  }
+  return migrations.filter((m) => {
+    const row = applied.get(m.name);
+    if (row && row.checksum !== m.checksum) {
+      throw new MigrationError(
+        `Migration ${m.name} was changed after it was applied (checksum ${row.checksum} in the database, ` +
+          `${m.checksum} on disk). Restore the original file and add a new migration instead.`,
+      );
+    }
+    return !row;
   });
 }
 
@@ -123,6 +143,6 @@ async function applyOne(sql: SqlDriver, m: Migration): Promise<void> {
         `VALUES ('${id}', '${m.checksum}', '${m.name.replaceAll("'", "''")}', now(), now(), 1);`,
     );
   } catch (err) {
-    throw new MigrationError(`Migration ${m.name} failed: ${(err as Error).message}`);
+    throw new MigrationError(`Migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -92,6 +92,16 @@ describe('configuration (contract §6)', () => {
     expect(() => loadConfig({ WX_APPID: 'wx123' })).toThrow(/WX_SECRET/);
   });
 
+  it("when MIGRATION_DATABASE_URL is set, then it is the PostgreSQL database's migration URL; without DATABASE_URL or as another scheme, start-up stops naming it", () => {
+    const owner = 'postgresql://shop_owner@db/shop';
+    const config = loadConfig({ DATABASE_URL: 'postgresql://shop_runtime@db/shop', MIGRATION_DATABASE_URL: owner });
+    expect(config.database).toMatchObject({ kind: 'postgres', migrationUrl: owner });
+    expect(() => loadConfig({ MIGRATION_DATABASE_URL: owner })).toThrow(/MIGRATION_DATABASE_URL: needs DATABASE_URL/);
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgresql://shop_runtime@db/shop', MIGRATION_DATABASE_URL: 'mysql://db/shop' }),
+    ).toThrow(/MIGRATION_DATABASE_URL: must be a postgresql:\/\/ URL/);
+  });
+
   it('when secrets are missing in development, then they are generated once into the data directory and reused', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'shop-secrets-'));
     const config = loadConfig({ DATA_DIR: dataDir });
