@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --quick]`: measures the service against the hand-written floor (bench/floor.ts)
  * on the same PostgreSQL data and the same request sequences, one server after the other, prints a
- * markdown table and writes bench/results/latest.json. See README "Performance".
+ * markdown table and writes bench/results/latest.json. See docs/performance.md.
  *
  * 1. Cache off (CATALOG_CACHE_MB=0), WORKERS=1: list, list_default, list_sorted, detail, search, categories
  *    against the floor; graphql_items and login on the service alone.

@@ -220,6 +220,14 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 
+/**
+ * The embedded PostgreSQL's buffer pool. It lives in this process's WebAssembly memory, all of it
+ * resident from the start and never given back: initdb's 128 MB held ~115 MB of a ~370 MB idle
+ * process. 16 MB holds the demo catalogue's database (~9 MB) whole, and reads measured the same in
+ * turns (docs/performance.md, "The embedded process's memory"); a large catalogue belongs on PostgreSQL.
+ */
+const PGLITE_SHARED_BUFFERS = '16MB';
+
 async function openPglite({
   dataDir,
   role = 'server',
@@ -243,6 +251,7 @@ async function openPglite({
   const db = await PGlite.create(files ?? 'memory://', {
     extensions: { pg_trgm },
     ...(archive ? { loadDataDir: archive } : {}),
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
   if (fresh && !archive) await keepInitdbTemplate(() => db.dumpDataDir('none'));
   const statements = { n: 0 };

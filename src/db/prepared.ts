@@ -7,7 +7,7 @@
  * Only statements whose best plan does not depend on their values are marked (an id, a token with
  * its ordered index, no parameter at all): after five executions PostgreSQL may keep one generic
  * plan for all values. Behind PgBouncer in transaction mode this needs PgBouncer 1.21 or later with
- * `max_prepared_statements` above 0 (README "Production").
+ * `max_prepared_statements` above 0 (docs/operations.md, Deployment).
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';

@@ -31,21 +31,18 @@ interface Link {
   title: string;
 }
 
-/** The README's sections, for the reader who wants the why (the file is in the repository). */
-const README_SECTIONS = [
-  'Quick start',
-  'Quick tour',
-  'Configuration',
-  'PostgreSQL in production',
-  'API',
-  'Catalogue',
-  'Authentication',
-  'Production behaviour',
-  'Deployment',
-  'Performance',
-  'Development',
-  'How a request flows',
-];
+/** Where to read more in the repository (the files are not served): the README's sections, then docs/. */
+const README_SECTIONS = ['Quick start', 'Quick tour', 'How-tos'];
+const DOCS = [
+  ['api.md', 'the catalogue and accounts in detail'],
+  ['search.md', 'search'],
+  ['team.md', 'roles, audit log, two-factor login, sessions, API keys'],
+  ['operations.md', 'configuration, production, deployment'],
+  ['performance.md', 'figures and their history'],
+  ['architecture.md', 'how a request flows, the layout'],
+  ['development.md', 'commands and tests'],
+  ['contract.md', 'the API contract'],
+] as const;
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -92,15 +89,20 @@ function page(links: Link[], demo: DemoStatus | undefined): string {
 </head>
 <body>
   <h1>Shop API</h1>
-  <p>The back end of an online shop: a product catalogue with search, customer accounts (e-mail and
-  WeChat mini-program logins) and administrators, over REST for storefronts and GraphQL for admin tools.</p>
+  <p>The catalogue-and-accounts back end of an online shop: a product catalogue with search, customer
+  accounts (e-mail and WeChat mini-program logins), and the administrators who run it (roles, audit log,
+  API keys), over REST for storefronts and GraphQL for admin tools. Orders, cart and payments are another
+  service's.</p>
   <h2>Tools</h2>
   <ul>
 ${links.map((l) => `    <li><a href="${l.href}">${l.href}</a> — ${escapeHtml(l.title)}</li>`).join('\n')}
   </ul>
   ${demoHtml}
   <h2>Read more</h2>
-  <p>README.md in the repository: ${README_SECTIONS.map((s) => `<em>${s}</em>`).join(', ')}.</p>
+  <p>In the repository: README.md (${README_SECTIONS.map((s) => `<em>${s}</em>`).join(', ')}), and in docs/:</p>
+  <ul>
+${DOCS.map(([file, what]) => `    <li><code>docs/${file}</code> — ${what}</li>`).join('\n')}
+  </ul>
 </body>
 </html>`;
 }

@@ -1,7 +1,7 @@
 /**
  * How a serving worker's memory is kept small (issue 20: a serving process under 250 MB), set by the
  * primary when it forks one — the workers are the processes that serve, so nothing else changes.
- * Each setting was measured against the default in one sitting (`npm run bench`; README "Performance").
+ * Each setting was measured against the default in one sitting (`npm run bench`; docs/performance.md).
  *
  * - `--heap-growing-percent=50`: V8 lets the old generation grow to 1.5× what the last full GC kept
  *   alive before it collects again. By default it lets an idle-cheap heap grow ~3–4×: under 20,000

@@ -308,7 +308,7 @@ describe('npm run cli -- reindex (contract §9.1)', () => {
       (await app.request(`/api/v1/items?keyword=${encodeURIComponent(keyword)}`)).body.items.map(
         (i: { id: number }) => i.id,
       );
-    // Without a document a keyword cannot find it (README: Search); a start or `reindex` writes one.
+    // Without a document a keyword cannot find it (docs/search.md); a start or `reindex` writes one.
     expect(await search('kettle')).toEqual([]);
     const res = await cli(['reindex']);
     expect(res.code, res.stderr).toBe(0);

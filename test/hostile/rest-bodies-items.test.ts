@@ -179,7 +179,7 @@ describe('hostile bodies on POST /admin/api/items (seeded fast-check)', { timeou
   /** What the contract prescribes for an item case, when it prescribes one. */
   function expectedForItem(c: ItemCase): string[] | undefined {
     if (c.body.kind === 'oversized') return ['413 PAYLOAD_TOO_LARGE'];
-    // The token is checked before the body (README: REST as GraphQL).
+    // The token is checked before the body (docs/api.md: REST as GraphQL).
     const a = authOutcome('admin', c.auth.label, c.auth.style);
     if (a === undefined) return undefined;
     if (a !== 'ok') return [problem(a)];

@@ -2,7 +2,10 @@
  * `GET /`, where a newcomer lands: the links to every tool as JSON for an API client (a page for a
  * browser: test/browser/browser.test.ts), the demo accounts' state in development only.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/service-process.ts';
 import { startTestApp, TEST_ADMIN, type TestApp } from '../helpers/test-app.ts';
 
 describe('the front page', () => {
@@ -34,6 +37,17 @@ describe('the front page', () => {
       expect(res.text).toContain(`href="${href}"`);
     }
     expect(res.text).toContain('reset-password admin root');
+  });
+
+  it('when the page points at files of the repository, then each file and README section exists', async () => {
+    const res = await app.request('/', { headers: { accept: 'text/html' } });
+    const files = [...res.text.matchAll(/<code>(docs\/[\w-]+\.md)<\/code>/g)].map((m) => m[1]!);
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) expect(existsSync(join(ROOT, file)), file).toBe(true);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const sections = [...res.text.matchAll(/<em>([^<]+)<\/em>/g)].map((m) => m[1]!);
+    expect(sections.length).toBeGreaterThan(0);
+    for (const section of sections) expect(readme, section).toContain(`\n## ${section}\n`);
   });
 
   it('when it runs in production, then / names no accounts and links only what the main port serves', async () => {

@@ -4,8 +4,8 @@
  * the README shows under it (`…` stands for what varies). Its numbers and links are checked too.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/service-process.ts';
@@ -20,6 +20,16 @@ function blocksUnder(heading: string): Array<{ lang: string; body: string }> {
   const end = README.indexOf('\n## ', start + 1);
   const section = README.slice(start, end < 0 ? undefined : end);
   return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, body: m[2]! }));
+}
+
+/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as `-`. */
+function headingAnchors(markdown: string): string[] {
+  return [...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+    m[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replaceAll(' ', '-'),
+  );
 }
 
 /** True when `actual` is `expected` with each `…` standing for any text (possibly none). */
@@ -83,10 +93,19 @@ describe('README', () => {
     }
   });
 
-  it('when the README points at files, then they are in the repository (no ../ outside it)', () => {
+  it('when the README and docs/ point at files, then they are in the repository, and so are the headings linked', () => {
     expect(README).not.toMatch(/\.\.\//);
-    for (const [, target] of README.matchAll(/\]\(((?!https?:|#)[^)]+)\)/g)) {
-      expect(() => readFileSync(join(ROOT, target!)), target).not.toThrow();
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
+      f.endsWith('.md'),
+    );
+    for (const page of pages) {
+      const text = readFileSync(join(ROOT, page), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(((?!https?:)[^)\s]+)\)/g)) {
+        const [path, anchor] = target!.split('#');
+        const file = path ? join(ROOT, dirname(page), path) : join(ROOT, page);
+        expect(existsSync(file), `${page} → ${target}`).toBe(true);
+        if (anchor) expect(headingAnchors(readFileSync(file, 'utf8')), `${page} → ${target}`).toContain(anchor);
+      }
     }
     // The contract copy is the one the README names as the reference.
     expect(readFileSync(join(ROOT, 'docs/contract.md'), 'utf8')).toMatch(/^# Shop service — the API contract/);

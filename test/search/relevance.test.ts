@@ -1,7 +1,7 @@
 /**
  * The relevance suite (bench/relevance-suite.ts) through the HTTP server: 360 items, 60 queries of
  * every kind, each judged by a rule written from the items' attributes. The scores are printed; the
- * test holds them above the bar the README states, and every query must put a right answer first.
+ * test holds them above the bar docs/search.md states, and every query must put a right answer first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

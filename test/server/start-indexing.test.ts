@@ -1,6 +1,6 @@
 /**
  * Items without search documents (data from before search, rows written behind the service's back)
- * are indexed before the service takes traffic (README: Search). That is start-up work like a
+ * are indexed before the service takes traffic (docs/search.md). That is start-up work like a
  * migration: on a large catalogue one batch may rightly take longer than a request's statement
  * limit, and start-up must not fail for it (PostgreSQL: the limit exists there alone).
  */
