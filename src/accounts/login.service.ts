@@ -57,6 +57,7 @@ export async function checkPassword<A extends { passwordHash: string | null }>(
   }
   if (!ok || !account) {
     ctx.services.metrics.loginFailures.inc({ realm: attempt.realm, method: 'password' });
+    await loginLimiter.failed(attempt);
     throw invalidCredentials(attempt.realm);
   }
   if (then) {
@@ -65,6 +66,7 @@ export async function checkPassword<A extends { passwordHash: string | null }>(
     } catch (err) {
       if (err instanceof AppError && err.code === 'OTP_INVALID') {
         ctx.services.metrics.loginFailures.inc({ realm: attempt.realm, method: 'otp' });
+        await loginLimiter.failed(attempt);
       } else {
         await loginLimiter.release(attempt).catch(() => {});
       }
