@@ -77,6 +77,37 @@ export async function checkPassword<A extends { passwordHash: string | null }>(
   return account;
 }
 
+/**
+ * A signed-in admin's own one-time code (confirmTotp, disableTotp), counted toward that admin's login
+ * limits exactly as a code at login is: reserved before `check` runs, kept as a failure when `check`
+ * throws an error it passed through `wrongCode`, given back otherwise — a right code does not forgive
+ * earlier failures, as only a right password does. Once the limits are spent, 429 RATE_LIMITED. A
+ * wrong code is a refused write, so no audit entry (contract §10.2); it is logged.
+ */
+export async function checkOwnCode<T>(
+  ctx: RequestContext,
+  username: string,
+  check: (wrongCode: (err: AppError) => AppError) => Promise<T>,
+): Promise<T> {
+  const { loginLimiter } = ctx.services;
+  const attempt: LoginAttempt = { realm: 'admin', username, ip: ctx.clientIp };
+  await loginLimiter.reserve(attempt);
+  let wrong: AppError | undefined;
+  try {
+    const result = await check((err) => (wrong = err));
+    await loginLimiter.release(attempt);
+    return result;
+  } catch (err) {
+    if (err === wrong) {
+      await loginLimiter.failed(attempt);
+      ctx.log.warn('wrong two-factor code from a signed-in admin (counted as a failed login)');
+    } else {
+      await loginLimiter.release(attempt).catch(() => {});
+    }
+    throw err;
+  }
+}
+
 /** `login(username, password)`: a customer's e-mail login; opens a session. */
 export async function loginCustomer(
   ctx: RequestContext,
