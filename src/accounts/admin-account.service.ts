@@ -66,7 +66,7 @@ export async function enrollTotp(ctx: RequestContext): Promise<TotpEnrollment> {
   });
   if (count === 0) throw codeError('two-factor login is already on; turn it off (disableTotp) to enrol again');
   const admin = await ctx.db.prisma.admin.findUniqueOrThrow({ where: { id: adminId }, select: { username: true } });
-  const uri = otpauthUri(secret, admin.username);
+  const uri = otpauthUri(secret, admin.username, ctx.services.config.shopName);
   return { secret, otpauthUri: uri, qrSvg: await qrSvg(uri) };
 }
 

@@ -209,6 +209,21 @@ describe('turning it off', () => {
   });
 });
 
+describe('SHOP_NAME', () => {
+  it("when SHOP_NAME is set, then the authenticator entry's issuer is the shop's name, not a fixed one", async () => {
+    const named = await startTestApp({ SHOP_NAME: 'Acme Bikes & Co' });
+    try {
+      const token = await loginAsAdmin(named);
+      const { otpauthUri } = (await named.graphql(ENROLL, {}, { token })).body.data.enrollTotp;
+      const uri = new URL(otpauthUri);
+      expect(uri.searchParams.get('issuer')).toBe('Acme Bikes & Co');
+      expect(decodeURIComponent(uri.pathname)).toBe('/Acme Bikes & Co:root');
+    } finally {
+      await named.close();
+    }
+  });
+});
+
 describe('ADMIN_REQUIRE_TOTP=true', () => {
   let strict: TestApp;
   beforeAll(async () => {
