@@ -23,19 +23,23 @@ builder.mutationFields((t) => ({
     type: ['String'],
     description:
       'Turns two-factor login on with a current code of the enrolled secret; returns 10 recovery codes, shown ' +
-      'this once (each works once in place of a code). A wrong code is VALIDATION_FAILED on `code`.',
+      'this once (each works once in place of a code). A wrong code is VALIDATION_FAILED on `code` and counts ' +
+      'as a failed login for your login limits (spent: RATE_LIMITED).',
     authScopes: { adminEnrolling: true },
     args: t.validate({ code: t.arg.string({ required: true }) }, totpCodeInput),
     resolve: (_root, args, ctx) => confirmTotp(ctx, args.code),
   }),
   disableTotp: t.boolean({
-    description: "Turns the calling admin's two-factor login off; needs a current code (or a recovery code).",
+    description:
+      "Turns the calling admin's two-factor login off; needs a current code (or a recovery code). A wrong code " +
+      'counts as a failed login for your login limits (spent: RATE_LIMITED).',
     authScopes: { admin: true },
     args: t.validate({ code: t.arg.string({ required: true }) }, totpCodeInput),
     resolve: (_root, args, ctx) => disableTotp(ctx, args.code),
   }),
   resetTotp: t.boolean({
-    description: "Turns another admin's two-factor login off (a lost phone); they can enrol again.",
+    description:
+      "Turns another admin's two-factor login off (a lost phone); they can enrol again. Not your own: use disableTotp.",
     authScopes: { owner: true },
     args: t.validate({ adminId: t.arg.int({ required: true }) }, adminIdInput),
     resolve: (_root, args, ctx) => resetTotp(ctx, args.adminId),

@@ -1,10 +1,10 @@
 /** API keys for integrations (contract §10.5), the owner's alone. */
 import type { ApiKey } from '../generated/prisma/client.ts';
 import { builder } from '../graphql/builder.ts';
-import { AdminRoleType } from './accounts.graphql.ts';
+import { AdminRoleType, AdminType } from './accounts.graphql.ts';
 import { accountIdInput } from './accounts.schema.ts';
 import { createApiKeyInput } from './api-keys.schema.ts';
-import { type CreatedApiKey, createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.ts';
+import { apiKeyCreator, type CreatedApiKey, createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.ts';
 
 const ApiKeyType = builder.objectRef<ApiKey>('ApiKey').implement({
   description: 'A key an integration sends as `Authorization: Bearer shk_…`; it acts with its role.',
@@ -17,6 +17,13 @@ const ApiKeyType = builder.objectRef<ApiKey>('ApiKey').implement({
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'At most a minute old.' }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    createdBy: t.field({
+      type: AdminType,
+      nullable: true,
+      description:
+        'The admin who created the key (null: made before this was recorded). While they are disabled the key answers TOKEN_REVOKED.',
+      resolve: (key, _args, ctx) => apiKeyCreator(ctx, key),
+    }),
   }),
 });
 

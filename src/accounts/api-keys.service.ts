@@ -7,7 +7,7 @@ import { adminWrite } from '../audit/admin-write.ts';
 import { changesBetween } from '../audit/audit-log.ts';
 import { newApiKeySecret } from '../auth/api-key-secret.ts';
 import { notFound, validationFailed } from '../errors/app-error.ts';
-import type { ApiKey } from '../generated/prisma/client.ts';
+import type { Admin, ApiKey } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import type { CreateApiKeyInput } from './api-keys.schema.ts';
 
@@ -40,6 +40,11 @@ export async function createApiKey(
 /** Every key, newest first (revoked and expired ones too: an owner sees what existed). */
 export function listApiKeys(ctx: RequestContext): Promise<ApiKey[]> {
   return ctx.db.prisma.apiKey.findMany({ orderBy: { id: 'desc' } });
+}
+
+/** The admin who created `key`, if recorded (an owner's list of a handful of keys: one read each). */
+export function apiKeyCreator(ctx: RequestContext, key: ApiKey): Promise<Admin | null> | null {
+  return key.createdById === null ? null : ctx.db.prisma.admin.findUnique({ where: { id: key.createdById } });
 }
 
 /** Revokes a key: from then on it answers TOKEN_REVOKED. NOT_FOUND when there is none. */

@@ -57,6 +57,7 @@ export async function checkPassword<A extends { passwordHash: string | null }>(
   }
   if (!ok || !account) {
     ctx.services.metrics.loginFailures.inc({ realm: attempt.realm, method: 'password' });
+    await loginLimiter.failed(attempt);
     throw invalidCredentials(attempt.realm);
   }
   if (then) {
@@ -65,6 +66,7 @@ export async function checkPassword<A extends { passwordHash: string | null }>(
     } catch (err) {
       if (err instanceof AppError && err.code === 'OTP_INVALID') {
         ctx.services.metrics.loginFailures.inc({ realm: attempt.realm, method: 'otp' });
+        await loginLimiter.failed(attempt);
       } else {
         await loginLimiter.release(attempt).catch(() => {});
       }
@@ -73,6 +75,37 @@ export async function checkPassword<A extends { passwordHash: string | null }>(
   }
   await loginLimiter.succeeded(attempt);
   return account;
+}
+
+/**
+ * A signed-in admin's own one-time code (confirmTotp, disableTotp), counted toward that admin's login
+ * limits exactly as a code at login is: reserved before `check` runs, kept as a failure when `check`
+ * throws an error it passed through `wrongCode`, given back otherwise — a right code does not forgive
+ * earlier failures, as only a right password does. Once the limits are spent, 429 RATE_LIMITED. A
+ * wrong code is a refused write, so no audit entry (contract §10.2); it is logged.
+ */
+export async function checkOwnCode<T>(
+  ctx: RequestContext,
+  username: string,
+  check: (wrongCode: (err: AppError) => AppError) => Promise<T>,
+): Promise<T> {
+  const { loginLimiter } = ctx.services;
+  const attempt: LoginAttempt = { realm: 'admin', username, ip: ctx.clientIp };
+  await loginLimiter.reserve(attempt);
+  let wrong: AppError | undefined;
+  try {
+    const result = await check((err) => (wrong = err));
+    await loginLimiter.release(attempt);
+    return result;
+  } catch (err) {
+    if (err === wrong) {
+      await loginLimiter.failed(attempt);
+      ctx.log.warn('wrong two-factor code from a signed-in admin (counted as a failed login)');
+    } else {
+      await loginLimiter.release(attempt).catch(() => {});
+    }
+    throw err;
+  }
 }
 
 /** `login(username, password)`: a customer's e-mail login; opens a session. */

@@ -20,6 +20,8 @@ export interface InstanceCounter {
   consume(key: string): Promise<unknown>;
   reward(key: string): Promise<unknown>;
   delete(key: string): Promise<unknown>;
+  /** The key's count now (null: nothing counted in the window). */
+  get(key: string): Promise<RateLimiterRes | null>;
 }
 
 /**
@@ -56,5 +58,6 @@ export function instanceCounter(limit: CounterLimit): InstanceCounter {
     consume: either((store, key: string) => store.consume(key)),
     reward: either((store, key: string) => store.reward(key)),
     delete: either((store, key: string) => store.delete(key)),
+    get: either((store, key: string) => store.get(key)) as InstanceCounter['get'],
   };
 }

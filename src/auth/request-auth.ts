@@ -213,9 +213,26 @@ export class RequestAuth {
 
   async #resolveApiKey(secret: string): Promise<AdminPrincipal> {
     const prefix = apiKeyPrefix(secret);
-    const key = prefix ? await this.db.prisma.apiKey.findUnique({ where: { prefix } }) : null;
+    // One statement: the key and whether the admin who created it is disabled (checked on every request).
+    const [key] = prefix
+      ? await this.db.prisma.$queryRaw<ApiKeyRow[]>`
+          SELECT k.id, k.name, k.role::text AS role, k.secret_hash AS "secretHash", k.expires_at AS "expiresAt",
+                 k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt",
+                 COALESCE(a.disabled, false) AS "creatorDisabled"
+            FROM api_keys k LEFT JOIN admins a ON a.id = k.created_by_id
+           WHERE k.prefix = ${prefix}`
+      : [];
     if (!key || !apiKeyMatches(secret, key.secretHash)) throw tokenError('TOKEN_INVALID', 'No such API key.', 'admin');
     if (key.revokedAt) throw tokenError('TOKEN_REVOKED', 'The API key was revoked.', 'admin');
+    // The creator saw the secret and may have kept it: disabling someone must also stop the keys they
+    // could still use. Checked, not revoked, so that enabling the admin again restores them.
+    if (key.creatorDisabled) {
+      throw tokenError(
+        'TOKEN_REVOKED',
+        'The admin who created this API key is disabled; an owner must create a new key (or enable the admin again).',
+        'admin',
+      );
+    }
     if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
       throw tokenError('TOKEN_EXPIRED', `The API key expired at ${key.expiresAt.toISOString()}.`, 'admin');
     }
@@ -227,6 +244,17 @@ export class RequestAuth {
     }
     return { actor: { type: 'api_key', id: key.id, name: key.name }, role: key.role, totpOn: true };
   }
+}
+
+interface ApiKeyRow {
+  id: number;
+  name: string;
+  role: AdminRole;
+  secretHash: string;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  creatorDisabled: boolean;
 }
 
 interface AdminSessionRow {

@@ -10,14 +10,14 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Db } from './session-guard.ts';
 
-export const TOTP_ISSUER = 'Shop admin';
 const RECOVERY_CODE_COUNT = 10;
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'; // no 0/o, 1/l/i to misread
 
 export const newTotpSecret = (): string => generateSecret();
 
-export const otpauthUri = (secret: string, username: string): string =>
-  generateURI({ issuer: TOTP_ISSUER, label: username, secret });
+/** The `otpauth://` URI an authenticator app scans; `issuer` (SHOP_NAME) is how the app labels the entry. */
+export const otpauthUri = (secret: string, username: string, issuer: string): string =>
+  generateURI({ issuer, label: username, secret });
 
 /** The URI as an SVG QR code, for an authenticator app to scan. */
 export const qrSvg = (uri: string): Promise<string> => QRCode.toString(uri, { type: 'svg', margin: 1 });

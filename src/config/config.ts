@@ -2,6 +2,7 @@
  * The service's configuration: the only reader of `process.env` (contract §6).
  * `loadConfig` returns a frozen, typed object or throws a `ConfigError` naming every bad variable.
  */
+import { BlockList, isIP, isIPv4 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
@@ -176,6 +177,13 @@ const envSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(0).max(31_536_000))
     .default(0),
+  SHOP_NAME: z
+    .string()
+    .trim()
+    .max(64, 'must be at most 64 characters')
+    // Shown by authenticator apps; a colon would split the otpauth label ("issuer:account") in two.
+    .regex(/^[^\p{C}:]+$/u, 'must be printable text without control characters or a colon')
+    .default('Shop admin'),
   WORKERS: z
     .string()
     .regex(/^\d+$/, 'must be a whole number of processes')
@@ -247,6 +255,8 @@ function buildConfig(env: Env, terminal: boolean) {
     /** Created when no admin exists; without a password one is generated and printed (development only). */
     bootstrapAdmin: { username: env.ADMIN_USERNAME ?? 'admin', password: env.ADMIN_PASSWORD },
     seedDemo: env.SEED_DEMO ?? !production,
+    /** The shop's name: the issuer authenticator apps show for an admin's two-factor entry. */
+    shopName: env.SHOP_NAME,
     /** Admins must turn two-factor login on before they may do anything but enrol (contract §10.3). */
     adminRequireTotp: env.ADMIN_REQUIRE_TOTP ?? false,
     logLevel: env.LOG_LEVEL,
@@ -278,18 +288,75 @@ export type Config = Readonly<ReturnType<typeof buildConfig>>;
 /** The longest access-token lifetime production accepts, in seconds. */
 export const MAX_PRODUCTION_TOKEN_TTL = 86_400;
 
+/**
+ * The longest a customer may stay signed in without logging in again, in production: 90 days, what
+ * long-lived web sessions are commonly capped at; a stolen session's worth is bounded by it.
+ */
+export const MAX_PRODUCTION_SESSION_MAX_AGE = 90 * 86_400;
+/** The longest an expired customer token may still be refreshed, in production: 30 days. */
+export const MAX_PRODUCTION_REFRESH_GRACE = 30 * 86_400;
+
 /** More proxies in front than any deployment has: a larger count would trust what clients forward. */
 export const MAX_PROXY_HOPS = 10;
 /** Documentation addresses (RFC 5737, RFC 3849) no proxy has: a setting that trusts them trusts everyone. */
 const NOBODY = ['198.51.100.7', '2001:db8::7'];
 
+/** The shortest subnet prefixes TRUST_PROXY accepts: a /7 of IPv4 is 1/128 of the Internet, no proxy fleet. */
+export const MIN_TRUSTED_PREFIX = { ipv4: 8, ipv6: 32 } as const;
+/** Private IPv6 ranges broader than /32 (unique local, link-local): trusting all of one is a private network. */
+const PRIVATE_IPV6 = [
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const;
+const IPV4_MAPPED = new BlockList();
+IPV4_MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
+
+/** The prefix length of `/24` or of a dotted mask `/255.255.255.0` (its set bits). */
+const prefixLength = (suffix: string): number =>
+  isIPv4(suffix)
+    ? suffix.split('.').reduce((bits, octet) => bits + Number(octet).toString(2).replace(/0/g, '').length, 0)
+    : Number(suffix);
+
+/**
+ * Why a TRUST_PROXY entry is refused, if it is: a hop count in a list or in another notation than plain
+ * decimal (`1,2`, `0x2` — the IP parser would otherwise read them as addresses 0.0.0.1 and 0.0.0.2), an
+ * address in a shorthand notation (`1.2.3`), or a subnet broader than MIN_TRUSTED_PREFIX that is not
+ * private: those trust a good part of the Internet's clients to tell their own IP.
+ */
+function refusedProxyEntry(entry: string): string | undefined {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return undefined;
+  if (/^(\d+|0x[\da-f]+)$/i.test(entry)) {
+    return `"${entry}" is no address, and a hop count must be one plain decimal number such as 1, given alone`;
+  }
+  const [address = '', suffix, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined || (suffix !== undefined && !/^(\d+|\d+\.\d+\.\d+\.\d+)$/.test(suffix))) {
+    return PROXY_ENTRY_FORMAT;
+  }
+  if (suffix === undefined) return undefined;
+  const prefix = prefixLength(suffix);
+  const tooBroad = `"${entry}" is too broad: a subnet must be at least /${MIN_TRUSTED_PREFIX.ipv4} (IPv4) or /${MIN_TRUSTED_PREFIX.ipv6} (IPv6, but for private ranges); list the proxies' own addresses or subnets`;
+  if (version === 4) return prefix < MIN_TRUSTED_PREFIX.ipv4 ? tooBroad : undefined;
+  if (IPV4_MAPPED.check(address, 'ipv6')) return prefix - 96 < MIN_TRUSTED_PREFIX.ipv4 ? tooBroad : undefined;
+  if (prefix >= MIN_TRUSTED_PREFIX.ipv6) return undefined;
+  const isPrivate = PRIVATE_IPV6.some(([net, bits]) => {
+    const range = new BlockList();
+    range.addSubnet(net, bits, 'ipv6');
+    return prefix >= bits && range.check(address, 'ipv6');
+  });
+  return isPrivate ? undefined : tooBroad;
+}
+
+const PROXY_ENTRY_FORMAT =
+  'each entry must be an IP address, a subnet (10.0.0.0/8) or loopback, linklocal, uniquelocal — or give a hop count';
+
 /**
  * Express' `trust proxy` setting from TRUST_PROXY: `false`, a hop count, or the proxies' addresses
  * and subnets (`10.0.0.0/8, loopback`) — compiled here as Express will compile it, so a value Express
  * would choke on stops start-up naming the variable instead of failing later. Refused: `true` in any
- * spelling, hop counts past MAX_PROXY_HOPS, and lists that trust every address (`0.0.0.0/0`, `::/0`):
- * each would let any client choose its own IP with `X-Forwarded-For` and walk around every per-IP
- * limit (contract §7.2).
+ * spelling, hop counts past MAX_PROXY_HOPS or not in plain decimal, lists that trust every address
+ * (`0.0.0.0/0`, `::/0`) and public subnets broader than MIN_TRUSTED_PREFIX (`0.0.0.0/1`): each would
+ * let clients choose their own IP with `X-Forwarded-For` and walk around every per-IP limit (contract §7.2).
  */
 function parseTrustProxy(v: string): { value: false | number | string } | { refused: string } {
   const refuse = (refused: string) => ({ refused });
@@ -310,11 +377,12 @@ function parseTrustProxy(v: string): { value: false | number | string } | { refu
   try {
     trusts = proxyaddr.compile(entries);
   } catch {
-    return refuse(
-      'each entry must be an IP address, a subnet (10.0.0.0/8) or loopback, linklocal, uniquelocal — or give a hop count',
-    );
+    return refuse(entries.map(refusedProxyEntry).find(Boolean) ?? PROXY_ENTRY_FORMAT);
   }
   if (NOBODY.some((address) => trusts(address, 0))) return refuse(catchAll);
+  // proxy-addr also reads shorthand and hex addresses, and any prefix: ours are held to a stricter rule.
+  const refused = entries.map(refusedProxyEntry).find(Boolean);
+  if (refused) return refuse(refused);
   return { value: entries.join(',') };
 }
 
@@ -353,6 +421,11 @@ function crossCheck(c: ReturnType<typeof buildConfig>, env: Env): string[] {
       if (ttl > MAX_PRODUCTION_TOKEN_TTL)
         problems.push(`${name}: must be at most ${MAX_PRODUCTION_TOKEN_TTL} s (24 h) in production`);
     }
+    // A leaked token refreshes for as long as the grace and the session allow: years would make it a password.
+    if (c.jwt.sessionMaxAge > MAX_PRODUCTION_SESSION_MAX_AGE)
+      problems.push(`SESSION_MAX_AGE: must be at most ${MAX_PRODUCTION_SESSION_MAX_AGE} s (90 days) in production`);
+    if (c.jwt.refreshGrace > MAX_PRODUCTION_REFRESH_GRACE)
+      problems.push(`REFRESH_GRACE: must be at most ${MAX_PRODUCTION_REFRESH_GRACE} s (30 days) in production`);
   }
   const shared = c.jwt.customerSecrets?.filter((s) => c.jwt.adminSecrets?.includes(s)) ?? [];
   if (shared.length && c.production) {

@@ -56,6 +56,8 @@ export function createCors(origins: readonly string[]): Cors {
       const preflight = corsMiddleware({ ...base, methods: [...methods] });
       const allow = methods.join(', ');
       return (req: Request, res: Response) => {
+        // As for `answer`: a refused preflight (no CORS headers) varies on Origin as much as an allowed one.
+        if (varies) vary(res, 'Origin');
         res.set('Allow', allow);
         // An allowed origin gets the preflight headers (harmless on a plain OPTIONS); others just `Allow`.
         preflight(req, res, () => void res.status(204).set('Content-Length', '0').end());

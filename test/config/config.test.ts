@@ -132,6 +132,66 @@ describe('configuration (contract §6)', () => {
     expect(loadConfig({ TRUST_PROXY: 'uniquelocal, 203.0.113.0/24' }).trustProxy).toBe('uniquelocal,203.0.113.0/24');
   });
 
+  it('when TRUST_PROXY names a public subnet broader than /8 (IPv4) or /32 (IPv6), then start-up stops; private ranges pass', () => {
+    for (const value of [
+      '0.0.0.0/1',
+      '10.0.0.1, 64.0.0.0/2',
+      '10.0.0.0/7',
+      '10.0.0.0/254.0.0.0',
+      '2a00::/16',
+      '::ffff:0:0/97',
+    ]) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(
+        /TRUST_PROXY: ".*" is too broad: a subnet must be at least \/8/,
+      );
+    }
+    for (const value of [
+      '10.0.0.0/8',
+      '10.0.0.0/255.0.0.0',
+      'fd00::/8',
+      'fc00::/7',
+      '2a00:1450::/32',
+      '::ffff:10.0.0.0/104',
+    ]) {
+      expect(loadConfig({ TRUST_PROXY: value }).trustProxy, value).toBe(value);
+    }
+  });
+
+  it('when TRUST_PROXY holds a hop count that is not one plain decimal number (0x2, 1,2), then start-up stops naming it', () => {
+    for (const value of ['0x2', '1,2', '10.0.0.1, 1']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(
+        /TRUST_PROXY: ".*" is no address, and a hop count must be one plain decimal number/,
+      );
+    }
+  });
+
+  it('when SHOP_NAME is set, then it is the authenticator issuer; over 64 characters, a control character or a colon stops start-up', () => {
+    expect(loadConfig({}).shopName).toBe('Shop admin');
+    expect(loadConfig({ SHOP_NAME: ' Café Ünïcode 商店 ' }).shopName).toBe('Café Ünïcode 商店');
+    expect(() => loadConfig({ SHOP_NAME: 'x'.repeat(65) })).toThrow(/SHOP_NAME: must be at most 64 characters/);
+    for (const value of ['bad\nname', 'bad\u0007', 'Shop: admin', '\u200e']) {
+      expect(() => loadConfig({ SHOP_NAME: value }), value).toThrow(/SHOP_NAME: must be printable text/);
+    }
+  });
+
+  it('when SESSION_MAX_AGE over 90 days or REFRESH_GRACE over 30 days is asked for in production, then start-up stops naming it', () => {
+    const production = {
+      NODE_ENV: 'production',
+      CUSTOMER_JWT_SECRET: 'customer-secret-for-config-tests-0123456789',
+      ADMIN_JWT_SECRET: 'admin-secret-for-config-tests-0123456789-xyz',
+    };
+    const tenYears = String(10 * 365 * 86_400);
+    expect(() => loadConfig({ ...production, SESSION_MAX_AGE: tenYears })).toThrow(
+      /SESSION_MAX_AGE: must be at most 7776000 s \(90 days\) in production/,
+    );
+    expect(() => loadConfig({ ...production, REFRESH_GRACE: tenYears })).toThrow(
+      /REFRESH_GRACE: must be at most 2592000 s \(30 days\) in production/,
+    );
+    const atCaps = loadConfig({ ...production, SESSION_MAX_AGE: '7776000', REFRESH_GRACE: '2592000' });
+    expect(atCaps.jwt).toMatchObject({ sessionMaxAge: 7_776_000, refreshGrace: 2_592_000 });
+    expect(loadConfig({ SESSION_MAX_AGE: tenYears }).jwt.sessionMaxAge).toBe(315_360_000);
+  });
+
   it('when a token lifetime over 24 h is asked for in production, then start-up stops naming it; development allows it', () => {
     const production = {
       NODE_ENV: 'production',

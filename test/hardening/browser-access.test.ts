@@ -62,6 +62,10 @@ describe('CORS', () => {
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
     expect(pre.headers.get('access-control-allow-methods')).toBeNull();
+    // The answer would differ for an allowed Origin: a shared cache must not hand this one to the shop.
+    expect(pre.headers.get('vary')).toMatch(/\bOrigin\b/);
+    const plain = await fetch(`${app.url}/api/v1/items`, { method: 'OPTIONS' });
+    expect(plain.headers.get('vary')).toMatch(/\bOrigin\b/);
     const res = await fetch(`${app.url}/api/v1/items`, { headers: { origin: OTHER } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });

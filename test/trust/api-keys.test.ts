@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectProblem, gqlCode, loginAsAdmin } from '../helpers/accounts.ts';
+import { expectProblem, gqlCode, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { itemBody, postItem } from '../helpers/catalog-admin.ts';
 import { cliOn } from '../helpers/cli.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -102,6 +102,35 @@ describe('using a key', () => {
     for (const token of [wrongSecret, 'shk_short', `shk_zzzzzzzz${'A'.repeat(43)}`]) {
       expect(gqlCode(await app.graphql('{ synonymGroups { id } }', {}, { token })), token).toBe('TOKEN_INVALID');
     }
+  });
+
+  it('when the admin who created a key is disabled, then the key answers 401 TOKEN_REVOKED until they are enabled again; apiKeys names the creator', async () => {
+    const creator = await makeAdmin(app, { username: 'key-maker', password: 'key-maker-password' });
+    const creatorToken = await loginAsAdmin(app, { username: 'key-maker', password: 'key-maker-password' });
+    const key = await createApiKeyAs(app, creatorToken, { name: 'ERP of a leaver', role: 'catalog_manager' });
+    const listed = await app.graphql('{ apiKeys { id createdBy { id username } } }', {}, { token: owner });
+    expect(listed.body.data.apiKeys.find((k: { id: number }) => k.id === key.id).createdBy).toEqual({
+      id: creator.id,
+      username: 'key-maker',
+    });
+
+    const setDisabled = (disabled: boolean) =>
+      app.graphql(
+        'mutation ($id: Int!, $d: Boolean!) { setAdminDisabled(id: $id, disabled: $d) { id } }',
+        {
+          id: creator.id,
+          d: disabled,
+        },
+        { token: owner },
+      );
+    expect((await setDisabled(true)).body.errors).toBeUndefined();
+    const refused = await postItem(app, key.secret, itemBody(categoryId));
+    expectProblem(refused, 401, 'TOKEN_REVOKED');
+    expect(refused.body.detail).toMatch(/created this API key is disabled/);
+    expect(gqlCode(await app.graphql('{ synonymGroups { id } }', {}, { token: key.secret }))).toBe('TOKEN_REVOKED');
+
+    expect((await setDisabled(false)).body.errors).toBeUndefined();
+    expect((await postItem(app, key.secret, itemBody(categoryId))).status).toBe(201);
   });
 
   it('when a key is sent to a customer route, then it is a token of the other system: 401 TOKEN_INVALID, realm customer', async () => {

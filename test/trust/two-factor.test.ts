@@ -26,8 +26,8 @@ const ENROLL = 'mutation { enrollTotp { secret otpauthUri qrSvg } }';
 const CONFIRM = 'mutation ($code: String!) { confirmTotp(code: $code) }';
 
 /** A new admin with two-factor login on: its secret, recovery codes and the step its confirmation used. */
-async function enrolledAdmin(name: string) {
-  const admin = await makeAdmin(app, { username: name, password: `${name}-password`, role: 'support' });
+async function enrolledAdmin(name: string, role: 'support' | 'owner' = 'support') {
+  const admin = await makeAdmin(app, { username: name, password: `${name}-password`, role });
   const token = await loginAsAdmin(app, { username: name, password: `${name}-password` });
   const enrolment = (await app.graphql(ENROLL, {}, { token })).body.data.enrollTotp;
   const now = Math.floor(Date.now() / 1000);
@@ -145,6 +145,49 @@ describe('turning it off', () => {
     expect(await app.db.prisma.adminRecoveryCode.count({ where: { adminId: a.admin.id } })).toBe(0);
   });
 
+  it('when disableTotp gets wrong codes, then they count as failed logins: after LOGIN_MAX_FAILURES even the right code is 429 with Retry-After', async () => {
+    const a = await enrolledAdmin('otp-off-guessed');
+    const DISABLE = 'mutation ($code: String!) { disableTotp(code: $code) }';
+    for (let i = 0; i < 3; i++) {
+      expect(gqlCode(await app.graphql(DISABLE, { code: `00000${i}` }, { token: a.token }))).toBe('VALIDATION_FAILED');
+    }
+    const limited = await app.graphql(DISABLE, { code: await a.nextCode() }, { token: a.token });
+    expect(gqlCode(limited)).toBe('RATE_LIMITED');
+    expect(limited.body.errors[0].extensions.retryAfter).toBeGreaterThan(1);
+    // The same limits as the admin's logins: the password login from this IP is locked as well.
+    expectProblem(await loginWith('otp-off-guessed', await a.nextCode()), 429, 'RATE_LIMITED');
+    expect(await app.db.prisma.admin.count({ where: { id: a.admin.id, totpSecret: null } })).toBe(0);
+    // A refused write is no audit entry (contract §10.2).
+    expect(await auditEntries(app, owner, { action: 'admin.totp_disable', targetId: a.admin.id })).toEqual([]);
+  });
+
+  it('when confirmTotp gets wrong codes, then they count toward the login limits the same way', async () => {
+    await makeAdmin(app, { username: 'otp-confirm-guessed', password: 'otp-confirm-guessed-password' });
+    const token = await loginAsAdmin(app, {
+      username: 'otp-confirm-guessed',
+      password: 'otp-confirm-guessed-password',
+    });
+    const { enrollTotp } = (await app.graphql(ENROLL, {}, { token })).body.data;
+    for (let i = 0; i < 3; i++)
+      expect(gqlCode(await app.graphql(CONFIRM, { code: '000000' }, { token }))).toBe('VALIDATION_FAILED');
+    const limited = await app.graphql(CONFIRM, { code: await totpCode(enrollTotp.secret) }, { token });
+    expect(gqlCode(limited)).toBe('RATE_LIMITED');
+  });
+
+  it('when an owner calls resetTotp on their own id, then 400 VALIDATION_FAILED on adminId and two-factor login stays on', async () => {
+    const a = await enrolledAdmin('otp-self-reset', 'owner');
+    const res = await app.graphql(
+      'mutation ($id: Int!) { resetTotp(adminId: $id) }',
+      { id: a.admin.id },
+      { token: a.token },
+    );
+    expect(gqlCode(res)).toBe('VALIDATION_FAILED');
+    expect(res.body.errors[0].extensions.errors).toEqual([
+      { field: 'adminId', message: expect.stringMatching(/disableTotp/) },
+    ]);
+    expectProblem(await loginWith('otp-self-reset'), 401, 'OTP_REQUIRED');
+  });
+
   it('when an owner resets another admin (or the CLI does), then their two-factor login is off and the reset is audited', async () => {
     const a = await enrolledAdmin('otp-lost-phone');
     const res = await app.graphql(
@@ -163,6 +206,21 @@ describe('turning it off', () => {
     expect((await loginWith('otp-cli-reset')).status).toBe(200);
     const [byCli] = await auditEntries(app, owner, { action: 'admin.totp_reset', targetId: b.admin.id });
     expect(byCli!.actor.type).toBe('cli');
+  });
+});
+
+describe('SHOP_NAME', () => {
+  it("when SHOP_NAME is set, then the authenticator entry's issuer is the shop's name, not a fixed one", async () => {
+    const named = await startTestApp({ SHOP_NAME: 'Acme Bikes & Co' });
+    try {
+      const token = await loginAsAdmin(named);
+      const { otpauthUri } = (await named.graphql(ENROLL, {}, { token })).body.data.enrollTotp;
+      const uri = new URL(otpauthUri);
+      expect(uri.searchParams.get('issuer')).toBe('Acme Bikes & Co');
+      expect(decodeURIComponent(uri.pathname)).toBe('/Acme Bikes & Co:root');
+    } finally {
+      await named.close();
+    }
   });
 });
 
