@@ -283,6 +283,8 @@ async function openPglite({
     poolUsage: () => [],
     snapshot: () => db.dumpDataDir('none'),
     closeDriver: async () => {
+      // Closing writes a checkpoint: never onto files another process has taken over.
+      lock?.assertOwned();
       await db.close();
       await lock?.release();
     },
