@@ -11,7 +11,9 @@
  *   beats on it (sets its mtime through that descriptor every `staleAfterMs / 6`). A beat can only ever
  *   touch the owner's own file: once another process has replaced it, the beat lands on an orphan;
  * - a lock is stale when its heartbeat has been silent for `staleAfterMs`, or — faster — when its owner
- *   is provably gone: same machine boot, same PID namespace, and no process with that PID;
+ *   is provably gone: same machine boot, same PID namespace, and no process with that PID. A lock from
+ *   another machine (another boot) is also watched for two beats before it counts as silent, so clocks
+ *   that disagree cannot make a live owner look gone;
  * - a takeover replaces the stale file under a guard file made with O_EXCL, re-checking in the guard
  *   that the file is still the silent one it judged, so of two contenders exactly one wins;
  * - the owner checks that the file at the path is still its own before every statement and at every
@@ -118,6 +120,14 @@ function isStale(seen: SeenLock, me: LockOwner, staleAfterMs: number): boolean {
   return Date.now() - seen.mtimeMs >= staleAfterMs;
 }
 
+/** How often the owner beats: six beats in a staleness window. */
+const beatMs = (staleAfterMs: number) => Math.max(50, Math.floor(staleAfterMs / 6));
+
+/** The same lock file, not beaten since. */
+const sameBeat = (a: SeenLock, b: SeenLock) => a.ino === b.ino && a.dev === b.dev && a.mtimeMs === b.mtimeMs;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** Takes the lock of `dataDir` for this process, or throws `DataDirLockedError` naming the owner. */
 export async function lockDataDir(dataDir: string, role: string, opts: DataDirLockOptions = {}): Promise<DataDirLock> {
   const staleAfterMs = opts.staleAfterMs ?? STALE_AFTER_MS;
@@ -147,10 +157,17 @@ export async function lockDataDir(dataDir: string, role: string, opts: DataDirLo
       const seen = await inspect(path);
       if (!seen) continue;
       if (!isStale(seen, me, staleAfterMs)) throw lockedError(dataDir, path, seen, me, staleAfterMs);
+      if (seen.owner?.boot !== me.boot || !me.boot) {
+        // Another machine's beats, judged by our clock: a clock behind theirs must not make a live lock
+        // look silent. Watched for two beats, silence needs no clock.
+        await sleep(2 * beatMs(staleAfterMs) + 100);
+        const now = await inspect(path);
+        if (now && !sameBeat(now, seen)) throw lockedError(dataDir, path, now, me, staleAfterMs);
+      }
       if (await replaceStale(path, draft, seen, me, staleAfterMs)) {
         return heldLock(dataDir, path, fd, staleAfterMs, opts.onLost ?? exitAtOnce);
       }
-      await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+      await sleep(20 + Math.random() * 80);
     }
     throw new DataDirLockedError(`Could not take the lock ${path}; other processes keep taking it.`);
   } catch (err) {
@@ -184,7 +201,7 @@ async function replaceStale(
   }
   try {
     const now = await inspect(path);
-    if (!now || now.ino !== seen.ino || now.dev !== seen.dev || now.mtimeMs !== seen.mtimeMs) return false;
+    if (!now || !sameBeat(now, seen)) return false;
     await rename(draft, path);
     return true;
   } finally {
@@ -246,20 +263,17 @@ function heldLock(
     onLost(message);
     throw new DataDirLockedError(message);
   };
-  const heartbeat = setInterval(
-    () => {
-      try {
-        // Checked first, synchronously: a process resumed after a pause finds out here or at its next statement.
-        if (!ours()) lose();
-        const now = new Date();
-        futimesSync(fd, now, now);
-        lastBeat = performance.now();
-      } catch {
-        // lose() has called onLost; a failed beat is retried at the next one (silence is what others judge).
-      }
-    },
-    Math.max(50, Math.floor(staleAfterMs / 6)),
-  );
+  const heartbeat = setInterval(() => {
+    try {
+      // Checked first, synchronously: a process resumed after a pause finds out here or at its next statement.
+      if (!ours()) lose();
+      const now = new Date();
+      futimesSync(fd, now, now);
+      lastBeat = performance.now();
+    } catch {
+      // lose() has called onLost; a failed beat is retried at the next one (silence is what others judge).
+    }
+  }, beatMs(staleAfterMs));
   heartbeat.unref();
   return {
     assertOwned: () => {
