@@ -1,6 +1,7 @@
 // The whole suite runs on the embedded database (PGlite); when TEST_DATABASE_URL is set it runs a
 // second time on that PostgreSQL server, each test file in a database of its own.
 import { defineConfig } from 'vitest/config';
+import { timeScale } from './test/helpers/time-scale.ts';
 
 // Files about HTTP, GraphQL, the browser and configuration rather than the database: the second
 // database would run the same code paths again, so they run once, on the embedded one.
@@ -60,8 +61,9 @@ export default defineConfig({
       },
     })),
     reporters: ['default', './test/helpers/summary-reporter.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Longer on a busy machine (test/helpers/time-scale.ts): slow is not broken.
+    testTimeout: 30_000 * timeScale(),
+    hookTimeout: 60_000 * timeScale(),
     pool: 'forks',
     maxWorkers: 2,
     // Files share a worker's modules instead of importing the app again each (the app's import is
@@ -69,7 +71,8 @@ export default defineConfig({
     // app keeps state in a module that a test could leave behind: apps, databases and metrics are
     // made per test app.
     isolate: false,
-    setupFiles: ['test/helpers/no-outside-network.ts'],
+    // Each file's temporary directories removed when it is done (temp-dirs.ts).
+    setupFiles: ['test/helpers/no-outside-network.ts', 'test/helpers/temp-dirs.ts'],
     // A migrated database every file starts from (a PGlite snapshot, a PostgreSQL template).
     globalSetup: ['test/helpers/global-setup.ts'],
   },

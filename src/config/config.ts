@@ -101,6 +101,7 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  DATA_DIR_STALE_AFTER: milliseconds(30_000, 1_000),
   CUSTOMER_JWT_SECRET: secretList,
   ADMIN_JWT_SECRET: secretList,
   CUSTOMER_TOKEN_TTL: seconds(7200),
@@ -229,6 +230,8 @@ function buildConfig(env: Env, terminal: boolean) {
     /** Serving processes (node:cluster); the embedded database allows one. */
     workers: env.WORKERS ?? (env.DATABASE_URL ? availableParallelism() : 1),
     dataDir: env.DATA_DIR,
+    /** The embedded database's lock is taken over after this much heartbeat silence of its owner. */
+    dataDirStaleAfterMs: env.DATA_DIR_STALE_AFTER,
     jwt: {
       /** Undefined until resolved: generated into the data directory in development. */
       customerSecrets: env.CUSTOMER_JWT_SECRET,

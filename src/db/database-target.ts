@@ -12,5 +12,11 @@ export function databaseTarget(config: Config, role = 'server'): DatabaseTarget 
         statementTimeoutMs: config.statementTimeoutMs,
         replicaUrls: config.replicaUrls,
       }
-    : { kind: 'pglite', dataDir: config.dataDir, role, statementTimeoutMs: config.statementTimeoutMs };
+    : {
+        kind: 'pglite',
+        dataDir: config.dataDir,
+        role,
+        statementTimeoutMs: config.statementTimeoutMs,
+        lockStaleAfterMs: config.dataDirStaleAfterMs,
+      };
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient, type Prisma as PrismaNamespace } from '../generated/prisma/client.ts';
 import type { PoolUsage } from '../observability/metrics.ts';
-import { lockDataDir } from './data-dir-lock.ts';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { listenPostgres, type NotificationHandlers } from './pg-listen.ts';
 import { keepInitdbTemplate, readInitdbTemplate } from './pglite-template.ts';
 import { type QueryOptions, queryRows } from './prepared.ts';
@@ -208,7 +208,15 @@ function assemble(parts: DriverParts): Database {
 export type DatabaseTarget =
   // dataDir undefined → in memory (tests), starting from `snapshot` when given (another embedded
   // database's `snapshot()`: a migrated one, say); `role` names the process in the data directory's lock.
-  | { kind: 'pglite'; dataDir?: string; role?: string; statementTimeoutMs?: number; snapshot?: Blob }
+  | {
+      kind: 'pglite';
+      dataDir?: string;
+      role?: string;
+      statementTimeoutMs?: number;
+      snapshot?: Blob;
+      /** The data directory's lock is stale after this much heartbeat silence (data-dir-lock.ts). */
+      lockStaleAfterMs?: number;
+    }
   | { kind: 'postgres'; url: string; poolSize?: number; statementTimeoutMs?: number; replicaUrls?: readonly string[] };
 
 // The key `prisma migrate deploy` takes, so our runner and Prisma's CLI exclude each other.
@@ -233,10 +241,11 @@ async function openPglite({
   role = 'server',
   statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
   snapshot,
+  lockStaleAfterMs,
 }: Extract<DatabaseTarget, { kind: 'pglite' }>): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   // Before anything is opened or written: a second process on the same files stops here (§7.7).
-  const lock = dataDir ? await lockDataDir(dataDir, role) : undefined;
+  const lock = dataDir ? await lockDataDir(dataDir, role, { staleAfterMs: lockStaleAfterMs }) : undefined;
   // Loaded only when used: the embedded engine adds ~45 MB to a process that talks to PostgreSQL.
   const [{ PGlite }, { pg_trgm }, { PrismaPGlite }] = await Promise.all([
     import('@electric-sql/pglite'),
@@ -254,6 +263,7 @@ async function openPglite({
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
   if (fresh && !archive) await keepInitdbTemplate(() => db.dumpDataDir('none'));
+  if (lock) guardStatements(db, lock);
   const statements = { n: 0 };
   countCalls(db, 'query', statements);
   const observers = new StatementObservers();
@@ -286,10 +296,25 @@ async function openPglite({
     poolUsage: () => [],
     snapshot: () => db.dumpDataDir('none'),
     closeDriver: async () => {
+      // Closing writes a checkpoint: never onto files another process has taken over.
+      lock?.assertOwned();
       await db.close();
       await lock?.release();
     },
   });
+}
+
+/**
+ * Every statement — Prisma's, raw SQL, inside transactions — reaches PGlite's engine through
+ * `execProtocolRawSync`; checking the lock there means a process that lost it (paused past the
+ * staleness window, then resumed) stops before its next statement can write to files now another's.
+ */
+function guardStatements(db: { execProtocolRawSync(message: Uint8Array): Uint8Array }, lock: DataDirLock): void {
+  const run = db.execProtocolRawSync.bind(db);
+  db.execProtocolRawSync = (message) => {
+    lock.assertOwned();
+    return run(message);
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCK_FILE, STALE_AFTER_MS } from '../../src/db/data-dir-lock.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { nodeScript, startArgs, startService } from '../helpers/service-process.ts';
+import { nodeScript, type ServiceProcess, startArgs, startService } from '../helpers/service-process.ts';
 import { migratedDataDir, TEST_DB } from '../helpers/test-database.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -84,19 +84,18 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
     expect(cli.code, cli.stderr).toBe(0);
   });
 
-  it('when the lock names a process that is gone, then the next start takes it over', {
+  it('when the owner was killed, then the next start on the same machine takes the lock over at once', {
     timeout: 120_000,
   }, async () => {
     const dataDir = await migratedDataDir('shop-lock-stale-');
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-    writeFileSync(
-      join(dataDir, LOCK_FILE),
-      JSON.stringify({ pid: Number(gone.stdout), host: hostname(), role: 'server', since: '2026-01-01' }),
-    );
+    const killed = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    killed.child.kill('SIGKILL');
+    expect(await killed.stop()).toBe(null);
+    // Its heartbeat is fresh, but its PID namespace is ours and no process has its PID: gone for sure.
     const service = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     try {
       const owner = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as { pid: number };
-      expect(owner.pid).not.toBe(Number(gone.stdout));
+      expect(owner.pid).toBe(service.pid);
       expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
     } finally {
       expect(await service.stop()).toBe(0);
@@ -149,4 +148,122 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
       }
     },
   );
+
+  // Two containers with one hostname on a shared volume: neither can see the other's PIDs.
+  const canUnsharePid = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
+  it.skipIf(!canUnsharePid)(
+    "when a second instance starts in another PID namespace with the same hostname, then it refuses while the owner's heartbeat is fresh" +
+      (canUnsharePid ? '' : ' (skipped: `unshare --pid --fork --mount-proc` is not permitted here)'),
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = await migratedDataDir('shop-lock-pidns-');
+      const service = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+      try {
+        const second = await runUntilExit(
+          'unshare',
+          ['--pid', '--kill-child', '--mount-proc', process.execPath, ...startArgs()],
+          { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+        );
+        expect(second.output).not.toMatch(/shop service listening/);
+        expect(second.code, second.output).toBe(1);
+        expect(second.output).toMatch(
+          new RegExp(`in use by process ${service.pid} on host ${hostname()} \\(heartbeat \\d+ s ago`),
+        );
+        expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: service.pid });
+        expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+      } finally {
+        expect(await service.stop()).toBe(0);
+      }
+    },
+  );
+
+  it('when the owner was paused past the staleness window and another process took the lock, then on resuming it exits non-zero without writing', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = await migratedDataDir('shop-lock-paused-');
+    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', DATA_DIR_STALE_AFTER: '1500' };
+    const paused = await startService(env);
+    let successor: ServiceProcess | undefined;
+    try {
+      paused.child.kill('SIGSTOP');
+      await sleep(2_500);
+      successor = await startService(env);
+      expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: successor.pid });
+      expect((await register(successor.url, 'kept')).status).toBe(201);
+      // A sign-up sent to the paused owner: the kernel queues it, the owner handles it once resumed.
+      const late = register(paused.url, 'lost').then(
+        (r) => r.status,
+        () => 0,
+      );
+      paused.child.kill('SIGCONT');
+      const exit = await exitOf(paused, 30_000);
+      expect(exit.code, paused.output()).toBe(1);
+      expect(paused.output()).toMatch(/no longer this process's[\s\S]*Stopping at once without writing anything more/);
+      expect(await late).not.toBe(201);
+      expect((await login(successor.url, 'lost')).status).toBe(401);
+      expect((await login(successor.url, 'kept')).status).toBe(200);
+    } finally {
+      paused.child.kill('SIGCONT');
+      await paused.stop(5_000);
+      if (successor) expect(await successor.stop()).toBe(0);
+    }
+    // After a restart the successor's write is there and the paused owner's is not.
+    const restarted = await startService(env);
+    try {
+      expect((await login(restarted.url, 'kept')).status).toBe(200);
+      expect((await login(restarted.url, 'lost')).status).toBe(401);
+    } finally {
+      expect(await restarted.stop()).toBe(0);
+    }
+  });
 });
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+const PASSWORD = 'paused-owner-password';
+const post = (url: string, path: string, body: unknown) =>
+  fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const register = (url: string, label: string) =>
+  post(url, '/api/v1/auth/register', { username: `${label}@example.com`, password: PASSWORD, nickname: label });
+const login = (url: string, label: string) =>
+  post(url, '/api/v1/auth/login', { username: `${label}@example.com`, password: PASSWORD });
+
+/** How `proc` exits, without signalling it; throws if it still runs after `timeoutMs`. */
+async function exitOf(proc: ServiceProcess, timeoutMs: number) {
+  const started = Date.now();
+  while (!proc.exited()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`still running after ${timeoutMs} ms:\n${proc.output()}`);
+    await sleep(50);
+  }
+  return proc.exited()!;
+}
+
+/**
+ * Runs `command` until it exits; one that starts serving instead (the failure under test) is
+ * stopped, so the test reports it rather than waiting.
+ */
+function runUntilExit(command: string, args: string[], env: Record<string, string>, timeoutMs = 60_000) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (/shop service listening/.test(output)) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}

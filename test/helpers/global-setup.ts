@@ -4,15 +4,22 @@
  * snapshot of a migrated in-memory database (loading it takes ~1 s where a fresh one took 3–4 s).
  * PostgreSQL (TEST_DATABASE_URL): a template database, cloned by `CREATE DATABASE … TEMPLATE`. Both
  * are named by a hash of the migrations, so an edited or new migration makes a new one.
+ *
+ * The snapshot (~40 MB) lives in the run's directory (run-dir.ts) and goes with it at the end: making
+ * it is one in-memory migration of a few seconds, while keeping it across runs left one archive per
+ * migration change in the temp directory, and a shared cache would be deleted under the feet of a
+ * run of another checkout with other migrations. Also measured here, once: how busy the machine is
+ * (time-scale.ts), so timeouts follow it.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.ts';
 import { applyMigrations, readMigrations } from '../../src/db/migrate.ts';
+import { makeRunDir, RUN_DIR_ENV, removeRunDir } from './run-dir.ts';
 import { buildOnce, ROOT } from './service-process.ts';
+import { measureTimeScale, TIME_SCALE_ENV } from './time-scale.ts';
 
 /** Where test-database.ts finds what this made. */
 export const SNAPSHOT_ENV = 'SHOP_TEST_PGLITE_SNAPSHOT';
@@ -30,8 +37,8 @@ async function migrationsHash(): Promise<string> {
     .slice(0, 12);
 }
 
-async function pgliteSnapshot(hash: string): Promise<string> {
-  const path = join(tmpdir(), `shop-test-pglite-${hash}.tar`);
+async function pgliteSnapshot(hash: string, dir: string): Promise<string> {
+  const path = join(dir, `shop-test-pglite-${hash}.tar`);
   if (existsSync(path)) return path;
   const db = await openDatabase({ kind: 'pglite' });
   try {
@@ -73,11 +80,27 @@ async function pgTemplate(url: string, hash: string): Promise<string> {
   }
 }
 
-export default async function setup(): Promise<void> {
-  // The bundle `npm start` runs, as the source is now: the `bundle` project's apps come from it.
-  buildOnce();
-  const hash = await migrationsHash();
-  process.env[SNAPSHOT_ENV] = await pgliteSnapshot(hash);
-  const url = process.env.TEST_DATABASE_URL;
-  if (url) process.env[TEMPLATE_ENV] = await pgTemplate(url, hash);
+/** Returns the global teardown: the run's directory, with the snapshot and whatever a test left, goes. */
+export default async function setup(): Promise<() => void> {
+  // Before this run adds its own load: what other work the machine is doing.
+  process.env[TIME_SCALE_ENV] ??= String(measureTimeScale());
+  // Called again for each project (pglite, postgres), in this process: the first call's directory,
+  // snapshot and template serve them all (test workers start once every setup has finished).
+  if (process.env[RUN_DIR_ENV]) return () => {};
+  const runDir = makeRunDir();
+  process.env[RUN_DIR_ENV] = runDir;
+  // Test workers inherit it: every tmpdir() of a test lands in the run's directory.
+  process.env.TMPDIR = runDir;
+  try {
+    // The bundle `npm start` runs, as the source is now: the `bundle` project's apps come from it.
+    buildOnce();
+    const hash = await migrationsHash();
+    process.env[SNAPSHOT_ENV] = await pgliteSnapshot(hash, runDir);
+    const url = process.env.TEST_DATABASE_URL;
+    if (url) process.env[TEMPLATE_ENV] = await pgTemplate(url, hash);
+  } catch (err) {
+    removeRunDir(runDir);
+    throw err;
+  }
+  return () => removeRunDir(runDir);
 }

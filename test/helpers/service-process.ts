@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { scaled } from './time-scale.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -114,7 +115,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export async function startProcess(opts: ProcessOptions): Promise<ServiceProcess> {
   const ready = opts.ready ?? 'listening';
-  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const timeoutMs = opts.timeoutMs ?? scaled(60_000);
   const args = opts.args ?? startArgs();
   const fixedPort = ready === 'readyz' ? await freePort() : 0;
   const started = performance.now();
@@ -235,6 +236,6 @@ async function readyzPort(
 }
 
 /** The service as a user starts it, ready once it logs that it listens (LOG_LEVEL info or lower). */
-export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+export async function startService(env: Record<string, string>, timeoutMs = scaled(60_000)): Promise<ServiceProcess> {
   return startProcess({ env, timeoutMs, ready: 'listening' });
 }

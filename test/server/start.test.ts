@@ -1,7 +1,8 @@
 /**
  * `npm start` as a user runs it: a fresh data directory (or an empty PostgreSQL database) becomes a
  * working shop with demo data; SIGTERM exits 0; a second start reuses the data, seeds nothing twice
- * and keeps the same secrets.
+ * and keeps the same secrets. The second start needs the first one's data directory: it says so
+ * when the first did not complete, rather than failing on a missing file.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,10 +11,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
 import { startService } from '../helpers/service-process.ts';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 let dataDir: string;
 let database: TestDatabase | undefined;
 let env: Record<string, string>;
+/** Set once the first start has served and stopped: what the second start's test starts from. */
+let firstStartDone = false;
+
+// A first start creates the database, migrates, hashes the bootstrap admin's password at OWASP's cost
+// and seeds the demo catalogue: ~10 s on an idle laptop, several times that on a busy one.
+const COLD_START_MS = scaled(90_000);
+const START_MS = scaled(60_000);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'shop-start-'));
@@ -34,8 +43,11 @@ const getJson = async (url: string) => {
 };
 
 describe('npm start', () => {
-  it('when started on an empty database, then it serves probes and the demo catalogue, and stops cleanly on SIGTERM', async () => {
-    const service = await startService(env);
+  it('when started on an empty database, then it serves probes and the demo catalogue, and stops cleanly on SIGTERM', {
+    // Longer than the start's own bound, so a slow start fails with the service's output, not a bare timeout.
+    timeout: COLD_START_MS + scaled(30_000),
+  }, async () => {
+    const service = await startService(env, COLD_START_MS);
     try {
       expect((await getJson(`${service.url}/healthz`)).status).toBe(200);
       expect((await getJson(`${service.url}/readyz`)).status).toBe(200);
@@ -77,11 +89,18 @@ describe('npm start', () => {
     } finally {
       await db.close();
     }
+    firstStartDone = true;
   });
 
-  it('when started again on the same data, then nothing is seeded twice and the secrets stay the same', async () => {
+  it('when started again on the same data, then nothing is seeded twice and the secrets stay the same', {
+    timeout: START_MS + scaled(30_000),
+  }, async () => {
+    expect(
+      firstStartDone,
+      'this test starts on the data directory of the first start (the test above), which did not complete',
+    ).toBe(true);
     const secretsBefore = readFileSync(join(dataDir, 'jwt-secrets.json'), 'utf8');
-    const service = await startService(env);
+    const service = await startService(env, START_MS);
     try {
       const categories = await getJson(`${service.url}/api/v1/categories`);
       expect(categories.body.categories.length).toBeGreaterThanOrEqual(8);
