@@ -18,6 +18,11 @@ import type { AdjustStockInput } from './stock.schema.ts';
 
 const INT32_MIN = -INT32_MAX - 1;
 
+interface ItemStock {
+  id: number;
+  stock: number;
+}
+
 interface LockedSku {
   id: number;
   itemId: number;
@@ -46,7 +51,7 @@ async function applyAdjustments(tx: Tx, { adjustments, allowNegative }: AdjustSt
   const skuIds = adjustments.map((a) => a.skuId);
   const deltas = adjustments.map((a) => a.delta);
   // Parents before children, each in id order, so two adjustments sharing rows queue up in one order.
-  const lockedItems = await tx.$queryRawUnsafe<Array<{ id: number; stock: number }>>(
+  const lockedItems = await tx.$queryRawUnsafe<ItemStock[]>(
     `SELECT id, stock FROM items WHERE id IN (SELECT item_id FROM skus WHERE id = ANY($1::int[])) ORDER BY id FOR UPDATE`,
     skuIds,
   );
@@ -58,31 +63,36 @@ async function applyAdjustments(tx: Tx, { adjustments, allowNegative }: AdjustSt
   refuseUnknown(adjustments, byId);
   refuseOutOfRange(adjustments, byId, allowNegative);
 
-  const skus = await tx.$queryRawUnsafe<SkuRow[]>(
-    `UPDATE skus s SET stock = s.stock + d.delta
-       FROM unnest($1::int[], $2::int[]) AS d(sku_id, delta)
-      WHERE s.id = d.sku_id
-     RETURNING s.id, s.sku_code AS "skuCode", s.specs, s.price::text AS price, s.stock`,
-    skuIds,
-    deltas,
-  );
-  // The item's own stock moves by its SKUs' deltas (contract §12.3), kept within what the column
-  // holds and — without allowNegative — never below 0 (an item whose stock was its SKUs' total
-  // never gets there; one with an independent, smaller stock stops at 0).
-  const items = await tx.$queryRawUnsafe<Array<{ id: number; stock: number }>>(
-    `UPDATE items i
-        SET stock = LEAST(${INT32_MAX}, GREATEST(CASE WHEN $3::boolean THEN ${INT32_MIN} ELSE 0 END, i.stock::bigint + d.delta))::int,
-            version = i.version + 1,
-            updated_at = now()
-       FROM (SELECT s.item_id, sum(a.delta)::bigint AS delta
-               FROM unnest($1::int[], $2::int[]) AS a(sku_id, delta) JOIN skus s ON s.id = a.sku_id
-              GROUP BY s.item_id) d
-      WHERE i.id = d.item_id
-     RETURNING i.id, i.stock`,
+  // One statement for both updates: the locks are held for as few round trips as possible, since
+  // every other adjustment of these SKUs queues behind them. The item's own stock moves by its SKUs'
+  // deltas (contract §12.3), kept within what the column holds and — without allowNegative — never
+  // below 0 (an item whose stock was its SKUs' total never gets there; one with an independent,
+  // smaller stock stops at 0).
+  const [{ written }] = await tx.$queryRawUnsafe<[{ written: { skus: SkuRow[]; items: ItemStock[] } }]>(
+    `WITH s AS (
+       UPDATE skus s SET stock = s.stock + d.delta
+         FROM unnest($1::int[], $2::int[]) AS d(sku_id, delta)
+        WHERE s.id = d.sku_id
+       RETURNING s.id, s.item_id, s.sku_code, s.specs, s.price, s.stock, d.delta
+     ), i AS (
+       UPDATE items i
+          SET stock = LEAST(${INT32_MAX}, GREATEST(CASE WHEN $3::boolean THEN ${INT32_MIN} ELSE 0 END, i.stock::bigint + t.delta))::int,
+              version = i.version + 1,
+              updated_at = now()
+         FROM (SELECT item_id, sum(delta)::bigint AS delta FROM s GROUP BY item_id) t
+        WHERE i.id = t.item_id
+       RETURNING i.id, i.stock
+     )
+     SELECT json_build_object(
+       'skus', (SELECT json_agg(json_build_object('id', id, 'skuCode', sku_code, 'specs', specs,
+                                                  'price', price::text, 'stock', stock)) FROM s),
+       'items', (SELECT json_agg(json_build_object('id', id, 'stock', stock)) FROM i)
+     ) AS written`,
     skuIds,
     deltas,
     allowNegative,
   );
+  const { skus, items } = written;
   const after = new Map(skus.map((s) => [s.id, s]));
   const itemAfter = new Map(items.map((i) => [i.id, i.stock]));
   return {
@@ -92,12 +102,7 @@ async function applyAdjustments(tx: Tx, { adjustments, allowNegative }: AdjustSt
 }
 
 /** An item's `item.stock` audit entry: its stock, and its adjusted SKUs' (`{ id, stock }`), before and after. */
-function itemChange(
-  item: { id: number; stock: number },
-  stockAfter: number,
-  locked: LockedSku[],
-  after: Map<number, SkuRow>,
-): ItemChange {
+function itemChange(item: ItemStock, stockAfter: number, locked: LockedSku[], after: Map<number, SkuRow>): ItemChange {
   const mine = locked.filter((s) => s.itemId === item.id);
   return {
     id: item.id,
