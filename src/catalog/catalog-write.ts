@@ -7,7 +7,7 @@
  * cannot forget any of it: it has no other way in.
  */
 import { adminWrite, inTransaction, type Tx } from '../audit/admin-write.ts';
-import { type AuditTargetType, changesBetween } from '../audit/audit-log.ts';
+import { type AuditTargetType, type Changes, changesBetween } from '../audit/audit-log.ts';
 import type { RequestContext } from '../request-context.ts';
 import { indexCategoryTree, indexItems } from '../search/documents.ts';
 
@@ -89,6 +89,38 @@ export async function catalogWrite<T>(
     transaction,
   );
   // Before the answer: a read that follows it on this instance must not see the cache's old copy.
+  ctx.services.catalogCache.invalidate();
+  return result;
+}
+
+/** One item a multi-item write changed, with the fields its audit entry shows. */
+export interface ItemChange {
+  id: number;
+  changes: Changes;
+}
+
+/**
+ * Runs one write that changes several items at once without touching their search documents (stock
+ * adjustments, contract §12.3): one `action` audit entry per item it reports, in its transaction;
+ * then the answer cache emptied, as catalogWrite does. It takes no search-index lock: it writes no
+ * postings, and so never waits behind a reindexing write.
+ */
+export async function catalogWriteItems<T>(
+  ctx: RequestContext,
+  action: `item.${'stock'}`,
+  write: (tx: Tx) => Promise<{ result: T; items: ItemChange[] }>,
+  transaction?: (write: (tx: Tx) => Promise<T>) => Promise<T>,
+): Promise<T> {
+  const result = await adminWrite(
+    ctx,
+    async (tx, audit) => {
+      const { result, items } = await write(tx);
+      for (const item of items) audit({ action, target: { type: 'item', id: item.id }, changes: item.changes });
+      // §14's `item.updated` event of each item goes here, in the same transaction, once the event log exists.
+      return result;
+    },
+    transaction,
+  );
   ctx.services.catalogCache.invalidate();
   return result;
 }

@@ -1,7 +1,7 @@
 /**
- * `Idempotency-Key` for item creation (contract §4.4). The key is claimed in the same transaction
- * that creates the item, so a retry — even one racing the first request — either replays the item
- * the first request created or, with a different body, is refused; never a second item.
+ * `Idempotency-Key` for item creation (contract §4.4) and stock adjustments (§12.3). The key is
+ * claimed in the same transaction as the write, so a retry — even one racing the first request —
+ * either replays what the first request did or, with a different body, is refused; never a second write.
  */
 import { createHash } from 'node:crypto';
 import { isUniqueViolation } from '../db/prisma-errors.ts';
@@ -87,4 +87,68 @@ async function replay(ctx: RequestContext, owner: string, key: string, hash: str
   }
   ctx.log.info({ by: owner }, 'item creation replayed for its Idempotency-Key');
   return (record.responseBody as { itemId: number }).itemId;
+}
+
+/**
+ * Runs `run` in a transaction that first claims `key` for the actor `owner` and then records `run`'s
+ * answer with it; returns that answer. When the key is already live, returns the recorded answer
+ * without running anything (same `request`) or throws 409 (another one). A request racing the first
+ * with the same key waits at the claim until the first commits, then replays — it never runs. A
+ * `run` that throws releases the key with everything else: a refused request is not remembered.
+ * `request` should name the operation, so a key reused for another operation is a conflict; the
+ * answer is stored as JSON, so it must be plain data.
+ */
+export async function answerOnce<T>(
+  ctx: RequestContext,
+  owner: string,
+  key: string,
+  request: unknown,
+  run: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  const hash = requestHash(request);
+  const replayed = await replayAnswer<T>(ctx, owner, key, hash);
+  if (replayed !== undefined) return replayed;
+  try {
+    return await ctx.db.prisma.$transaction(async (tx) => {
+      const now = new Date();
+      await tx.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: now } } });
+      // Claimed before the write: a concurrent request holding the same key waits on this insert
+      // (the unique key) and, once this commits, fails it and replays — it never touches the rows.
+      const { id } = await tx.idempotencyRecord.create({
+        data: {
+          owner,
+          key,
+          requestHash: hash,
+          responseStatus: 200,
+          responseBody: {},
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        },
+        select: { id: true },
+      });
+      const answer = await run(tx);
+      await tx.idempotencyRecord.update({
+        where: { id },
+        data: { responseBody: { answer } as Prisma.InputJsonObject },
+      });
+      return answer;
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const replayedAfterRace = await replayAnswer<T>(ctx, owner, key, hash);
+    if (replayedAfterRace === undefined) throw err;
+    return replayedAfterRace;
+  }
+}
+
+/** The answer recorded for a live `key`, or undefined; 409 when the key came with another request. */
+async function replayAnswer<T>(ctx: RequestContext, owner: string, key: string, hash: string): Promise<T | undefined> {
+  const record = await ctx.db.prisma.idempotencyRecord.findUnique({ where: { owner_key: { owner, key } } });
+  if (!record || record.expiresAt <= new Date()) return undefined;
+  const body = record.responseBody as { answer?: T };
+  // A key first used for an item creation holds `{ itemId }`: another request than this one.
+  if (record.requestHash !== hash || body.answer === undefined) {
+    throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body.');
+  }
+  ctx.log.info({ by: owner }, 'answer replayed for its Idempotency-Key');
+  return body.answer;
 }

@@ -29,6 +29,8 @@ export const HTTP_STATUS = {
   /** Headers not complete within 10 s, or the whole request within 30 s (§7.4). */
   REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,
+  /** A stock adjustment would take a SKU below 0 (§12.3); `errors` names each such adjustment. */
+  INSUFFICIENT_STOCK: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

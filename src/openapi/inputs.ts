@@ -152,7 +152,8 @@ export function parametersOf(route: CompiledRoute, input: z.ZodType | undefined)
   }
   for (const { replaces: _, ...doc } of route.queryParameters ?? [])
     parameters.push({ in: 'query', required: false, ...doc });
-  for (const header of route.requestHeaders ?? []) parameters.push({ in: 'header', required: false, ...header });
+  for (const { replaces: _, ...header } of route.requestHeaders ?? [])
+    parameters.push({ in: 'header', required: false, ...header });
   return parameters;
 }
 
@@ -163,6 +164,18 @@ function bodyType(route: CompiledRoute): GraphQLInputType | undefined {
     : undefined;
 }
 
+/** A body schema without the arguments the route reads from request headers (`Idempotency-Key`). */
+function withoutHeaders(json: JsonSchema, route: CompiledRoute): JsonSchema {
+  const fromHeaders = new Set((route.requestHeaders ?? []).flatMap((h) => (h.replaces ? [h.replaces] : [])));
+  if (fromHeaders.size === 0) return json;
+  const properties = Object.entries((json.properties ?? {}) as Record<string, JsonSchema>);
+  return {
+    ...json,
+    properties: Object.fromEntries(properties.filter(([name]) => !fromHeaders.has(name))),
+    required: ((json.required as string[] | undefined) ?? []).filter((name) => !fromHeaders.has(name)),
+  };
+}
+
 /** The request body of a route that reads its input from JSON, with the row's example. */
 export function requestBodyOf(route: CompiledRoute, input: z.ZodType | undefined): JsonSchema | undefined {
   if (route.input?.from !== 'body' || !input) return undefined;
@@ -171,7 +184,7 @@ export function requestBodyOf(route: CompiledRoute, input: z.ZodType | undefined
     description: `JSON, at most ${BODY_LIMIT_BYTES} bytes. Unknown fields are ignored.`,
     content: {
       'application/json': {
-        schema: withShorthands(restInputSchema(input), bodyType(route)),
+        schema: withShorthands(withoutHeaders(restInputSchema(input), route), bodyType(route)),
         ...(route.example?.body !== undefined ? { example: route.example.body } : {}),
       },
     },

@@ -31,6 +31,7 @@ const DETAIL: Record<ErrorCode, string> = {
   NOT_ACCEPTABLE: 'GraphiQL is off on this server (GRAPHIQL); send GraphQL requests as JSON.',
   REQUEST_TIMEOUT: 'The request did not arrive in time.',
   IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was used with a different body.',
+  INSUFFICIENT_STOCK: 'Not enough stock for every adjustment; nothing was changed.',
   PAYLOAD_TOO_LARGE: 'The body is larger than 102400 bytes.',
   UNSUPPORTED_MEDIA_TYPE: 'Send the body as `Content-Type: application/json`.',
   RATE_LIMITED: 'Too many attempts; retry after the number of seconds in Retry-After.',
@@ -40,6 +41,11 @@ const DETAIL: Record<ErrorCode, string> = {
   UPSTREAM_UNAVAILABLE: 'WeChat did not answer in time; try again shortly.',
   SERVICE_UNAVAILABLE: 'The database is unreachable; try again shortly.',
 };
+
+/** What a refused stock adjustment names (stock.service.ts words it). */
+const INSUFFICIENT_STOCK_ERRORS: FieldError[] = [
+  { field: 'adjustments[0].delta', message: 'would take the stock of SKU 1 below 0: 3 available' },
+];
 
 /** The codes a route can answer with: its own list plus what its input, scope and path imply. */
 export function errorCodesOf(route: CompiledRoute): ErrorCode[] {
@@ -95,6 +101,7 @@ export function problemResponses(route: CompiledRoute, input: z.ZodType | undefi
         code,
         detail: DETAIL[code],
         ...(code === 'VALIDATION_FAILED' ? { errors: exampleFieldErrors(route, input) } : {}),
+        ...(code === 'INSUFFICIENT_STOCK' ? { errors: INSUFFICIENT_STOCK_ERRORS } : {}),
         request_id: '0b6f3c2e-5d7a-4c1e-9f2b-8a4d6e1c3b5a',
       };
       examples[code] = { summary: code, value };
@@ -130,7 +137,7 @@ export const problemSchema: JsonSchema = {
     detail: { type: 'string' },
     errors: {
       type: 'array',
-      description: 'Every invalid field, for VALIDATION_FAILED.',
+      description: 'Every invalid field, for VALIDATION_FAILED; every short adjustment, for INSUFFICIENT_STOCK.',
       items: {
         type: 'object',
         required: ['field', 'message'],

@@ -119,7 +119,8 @@ function requestVariables(route: CompiledRoute, req: RestInput, extra: Record<st
     if (extra && name in extra) continue;
     const restName = restNameOf(name);
     if (!Object.hasOwn(source, restName)) continue;
-    vars[name] = input.from === 'query' ? fromQueryString(type, source[restName]) : source[restName];
+    vars[name] =
+      input.from === 'query' ? fromQueryString(type, source[restName]) : restToGraphQLInput(type, source[restName]);
   }
   return extra ? { ...vars, ...extra } : vars;
 }

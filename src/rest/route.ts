@@ -79,7 +79,7 @@ export interface RestRoute {
   example?: RestExample;
   /** The path parameters (documentation), when they are not positive integer ids. */
   pathParameter?: { description: string; schema: object };
-  /** Optional request headers the route reads (documentation), e.g. `Idempotency-Key`. */
+  /** Request headers the route reads (documentation), e.g. `Idempotency-Key`. */
   requestHeaders?: HeaderDoc[];
   /**
    * Query parameters read by `variables` rather than straight from the input (documentation): each
@@ -125,6 +125,13 @@ export interface HeaderDoc {
   name: string;
   description: string;
   schema: object;
+  /** The request is refused without it (default: optional). */
+  required?: boolean;
+  /**
+   * The argument (REST name) the header is read into, e.g. `idempotency_key`: the body does not list
+   * it, and its validation errors name the header (validation/field-errors.ts).
+   */
+  replaces?: string;
   /** What "Try it out" sends (OpenAPI `example`). */
   example?: string;
 }

@@ -15,11 +15,16 @@ export function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+/** Arguments REST reads from a request header: their problems are named as the header. */
+const HEADER_ARGUMENTS: Record<string, string> = { idempotencyKey: 'Idempotency-Key' };
+
 /** `['skus', 2, 'skuCode']` → `skus[2].skuCode` (GraphQL) or `skus[2].sku_code` (REST). */
 export function fieldPath(path: readonly PropertyKey[], naming: Naming): string {
   let out = '';
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;
+    else if (naming === 'rest' && out === '' && Object.hasOwn(HEADER_ARGUMENTS, seg))
+      out = HEADER_ARGUMENTS[seg as string]!;
     else {
       const name = naming === 'rest' ? snakeCase(String(seg)) : String(seg);
       out += out ? `.${name}` : name;
