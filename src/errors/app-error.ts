@@ -29,6 +29,8 @@ export const HTTP_STATUS = {
   /** Headers not complete within 10 s, or the whole request within 30 s (§7.4). */
   REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,
+  /** `If-Match` / `expectedVersion` names an older version of the item (§12.2). */
+  VERSION_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -57,6 +59,8 @@ export interface AppErrorOptions {
   retryAfter?: number;
   /** A token was presented (RFC 6750 `error="invalid_token"`). */
   tokenPresented?: boolean;
+  /** More GraphQL `extensions` (`currentVersion` of a VERSION_CONFLICT). */
+  extensions?: Record<string, unknown>;
   cause?: unknown;
 }
 
@@ -74,6 +78,7 @@ export class AppError extends GraphQLError {
         code,
         ...(options.errors ? { errors: options.errors } : {}),
         ...(options.retryAfter !== undefined ? { retryAfter: options.retryAfter } : {}),
+        ...options.extensions,
       },
       originalError: options.cause instanceof Error ? options.cause : undefined,
     });
@@ -97,6 +102,14 @@ export const validationFailed = (errors: FieldError[]) =>
   new AppError('VALIDATION_FAILED', FIELD_ERRORS_DETAIL.graphql, { errors });
 
 export const notFound = (what = 'resource') => new AppError('NOT_FOUND', `No such ${what}.`);
+
+/** The item is at `currentVersion`, not the one the write expected (contract §12.2); nothing changed. */
+export const versionConflict = (currentVersion: number) =>
+  new AppError(
+    'VERSION_CONFLICT',
+    `The item was changed meanwhile: its current version is ${currentVersion}. Read it again and retry.`,
+    { extensions: { currentVersion } },
+  );
 
 /** Said only after the right password or a valid token (contract §2), so it reveals nothing more. */
 export const accountDisabled = () => new AppError('ACCOUNT_DISABLED', 'The account is disabled.');

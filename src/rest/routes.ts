@@ -3,11 +3,13 @@ import { accountRoutes } from '../accounts/accounts.rest.ts';
 import { loginRoutes } from '../accounts/login.rest.ts';
 import { categoryRoutes } from '../catalog/category.rest.ts';
 import { itemRoutes } from '../catalog/item.rest.ts';
+import { itemAdminRoutes } from '../catalog/item-admin.rest.ts';
 import { suggestionRoutes } from '../search/suggestions.rest.ts';
 import type { RestRoute } from './route.ts';
 
 export const restRoutes: RestRoute[] = [
   ...itemRoutes,
+  ...itemAdminRoutes,
   ...categoryRoutes,
   ...suggestionRoutes,
   ...loginRoutes,
