@@ -4,10 +4,12 @@
  * VERSION_CONFLICT with nothing changed, and exactly one winner among concurrent writes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimItemVersion } from '../../src/catalog/catalog-write.ts';
 import { expectProblem, gqlCode, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { loadItem, makeCategory, makeItem } from '../helpers/catalog.ts';
 import { DELETE_ITEM, ITEMS_PATH, itemBody, postItem, UPDATE_ITEM } from '../helpers/catalog-admin.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { TEST_DB } from '../helpers/test-database.ts';
 
 let app: TestApp;
 let owner: string;
@@ -163,6 +165,34 @@ describe('PATCH /admin/api/items/{id} and If-Match (contract §12.2)', () => {
       expect(r.headers.get('etag')).toBe(`"v${r.body.version}"`);
     }
     expect((await loadItem(app, created.id)).version).toBe(7);
+  });
+});
+
+describe.skipIf(TEST_DB !== 'postgres')('the version claim alone, on PostgreSQL', () => {
+  it('when two transactions claim the same expected version at once (without the catalogue lock), then the second waits and finds it moved', async () => {
+    const { body: created } = await createItem();
+    const prisma = app.db.prisma;
+    let second: Promise<unknown> | undefined;
+    await prisma.$transaction(async (tx) => {
+      expect(await claimItemVersion(tx, created.id, 1)).toBe(2);
+      second = prisma
+        .$transaction((other) => claimItemVersion(other, created.id, 1))
+        .then(
+          (version) => ({ claimed: version }),
+          (err: unknown) => err,
+        );
+      // The other transaction is waiting for this one's row lock before this one commits.
+      for (let waited = 0; ; waited += 20) {
+        const [row] = await prisma.$queryRawUnsafe<Array<{ n: number }>>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE items SET version%'`,
+        );
+        if (row!.n > 0) break;
+        if (waited > 5000) throw new Error('the second claim never waited for the first');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    });
+    expect(await second).toMatchObject({ code: 'VERSION_CONFLICT', extensions: { currentVersion: 2 } });
+    expect((await loadItem(app, created.id)).version).toBe(2);
   });
 });
 
