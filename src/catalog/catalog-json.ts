@@ -67,6 +67,7 @@ const ITEM: Fields = {
   stock: number('i.stock'),
   skus: { fields: SKU, from: 'skus s WHERE s.item_id = i.id', order: 's.id' },
   images: { fields: IMAGE, from: 'item_images m WHERE m.item_id = i.id', order: 'm.sort_order, m.id' },
+  version: number('i.version'),
   createdAt: time(iso('i.created_at')),
   updatedAt: time(iso('i.updated_at')),
 };

@@ -1,13 +1,15 @@
 /**
  * The one way the catalogue is written. Every item, category and synonym write — create, update,
  * delete — runs here, through the admin-write helper (one transaction with its audit entry, the
- * row's fields before and after, contract §10.2); the search documents of what it changed are
- * rewritten in that transaction (§9.1); and before it answers the catalogue's answer cache is
+ * row's fields before and after, contract §10.2); an item's version grows by one, checked against
+ * the one the caller expects (§12.2); the search documents of what it changed are rewritten in that
+ * transaction (§9.1); and before it answers the catalogue's answer cache is
  * emptied on this instance (other instances hear the trigger's notification, §7.6). A new write
  * cannot forget any of it: it has no other way in.
  */
 import { adminWrite, inTransaction, type Tx } from '../audit/admin-write.ts';
 import { type AuditTargetType, type Changes, changesBetween } from '../audit/audit-log.ts';
+import { notFound, versionConflict } from '../errors/app-error.ts';
 import type { RequestContext } from '../request-context.ts';
 import { indexCategoryTree, indexItems } from '../search/documents.ts';
 
@@ -24,6 +26,11 @@ export interface CatalogWriteSpec<T> {
   idOf: (result: T) => number;
   /** Whose search documents to rewrite (none: a delete cascades to them, a new category has no items). */
   search?: (result: T) => SearchScope;
+  /**
+   * An item update or delete: the version the caller last read (`If-Match`, `expectedVersion`). When
+   * the item is at another one the write answers VERSION_CONFLICT and changes nothing (§12.2).
+   */
+  expectedVersion?: number;
 }
 
 /** Each target's fields as its audit entry shows them (null: no such row). */
@@ -55,6 +62,25 @@ const SNAPSHOTS: Record<CatalogTarget, (tx: Tx, id: number) => Promise<Record<st
   synonym_group: (tx, id) => tx.synonymGroup.findUnique({ where: { id }, select: { terms: true } }),
 };
 
+/**
+ * An item's next version (contract §12.1: one more with every change of the item, its SKUs or
+ * images), claimed before anything else of the write, by one conditional UPDATE — never a read, then
+ * a write: the row stays locked until the transaction ends, and a concurrent write expecting the same
+ * version waits for it and then finds the version moved (PostgreSQL re-checks the condition on the
+ * row it waited for), so exactly one of them succeeds. No such item → NOT_FOUND.
+ */
+export async function claimItemVersion(tx: Tx, id: number, expected?: number): Promise<number> {
+  const [claimed] = await tx.$queryRawUnsafe<Array<{ version: number }>>(
+    'UPDATE items SET version = version + 1 WHERE id = $1 AND ($2::int IS NULL OR version = $2) RETURNING version',
+    id,
+    expected ?? null,
+  );
+  if (claimed) return claimed.version;
+  // Only to say why: the item is gone, or at another version (which a later write may move on).
+  const [current] = await tx.$queryRawUnsafe<Array<{ version: number }>>('SELECT version FROM items WHERE id = $1', id);
+  throw current ? versionConflict(current.version) : notFound('item');
+}
+
 async function reindex(tx: Tx, scope: SearchScope): Promise<void> {
   if ('item' in scope) await indexItems(tx, [scope.item]);
   else await indexCategoryTree(tx, scope.categoryTree);
@@ -78,6 +104,8 @@ export async function catalogWrite<T>(
       // Item and category writes change postings, whose counts have one writer at a time: the lock
       // comes first, before the rows the postings' foreign key would make another writer wait for.
       if (target !== 'synonym_group') await tx.$executeRawUnsafe('SELECT search_index_lock()');
+      // Every later change of an item — its fields, SKUs, images, status — is one version more.
+      if (target === 'item' && spec.id !== undefined) await claimItemVersion(tx, spec.id, spec.expectedVersion);
       const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
       const written = await write(tx);
       const id = spec.idOf(written);

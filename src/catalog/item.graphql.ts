@@ -10,6 +10,7 @@ import { CategoryType } from './category.graphql.ts';
 import { findItem, type ImageRow, type ItemRow, type SkuRow } from './item.repository.ts';
 import { createItemInput, ITEM_SORTS, idempotencyKey, listItemsInput, updateItemInput } from './item.schema.ts';
 import { createItem, deleteItem, type ItemPage, itemFacets, listItemPage, updateItem } from './item.service.ts';
+import { expectedVersion } from './item-admin.schema.ts';
 
 export const SkuType = builder.objectRef<SkuRow>('Sku').implement({
   description: 'A purchasable variant of an item.',
@@ -44,18 +45,23 @@ export const ItemType = builder.objectRef<ItemRow>('Item').implement({
     stock: t.exposeInt('stock'),
     skus: t.expose('skus', { type: [SkuType] }),
     images: t.expose('images', { type: [ImageType] }),
+    version: t.exposeInt('version', {
+      description:
+        '1 when created, one more with every change of the item, its SKUs or images; `updateItem` and `deleteItem` ' +
+        'take it as `expectedVersion` against lost updates (REST: `ETag: "v<version>"`, `If-Match`).',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 // Spelled as REST spells them (`?sort=price_asc`), so both protocols take the same values.
-const ItemSortType = builder.enumType('ItemSort', {
+export const ItemSortType = builder.enumType('ItemSort', {
   description: 'List orders; ties are broken by id, highest (newest) first.',
   values: ITEM_SORTS,
 });
 
-const ItemPageType = pageType<ItemRow, ItemPage>({
+export const ItemPageType = pageType<ItemRow, ItemPage>({
   name: 'ItemPage',
   description: 'One page of items, in the order asked for (best match first with a keyword, else newest first).',
   of: ItemType,
@@ -171,6 +177,12 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/** `expectedVersion` of the item writes (contract §12.2: no lost updates). */
+const EXPECTED_VERSION = {
+  description:
+    'The item\'s `version` as last read (REST: `If-Match: "v<version>"`): the write happens only while it still is.',
+};
+
 builder.mutationFields((t) => ({
   createItem: t.field({
     type: ItemType,
@@ -188,15 +200,24 @@ builder.mutationFields((t) => ({
   }),
   updateItem: t.field({
     type: ItemType,
-    description: 'Admin: changes the given fields of an item.',
+    description:
+      'Admin: changes the given fields of an item; its `version` grows by one. With `expectedVersion`, only while the ' +
+      'item is at that version: else VERSION_CONFLICT (`extensions.currentVersion`), nothing changed.',
     authScopes: { catalogWrite: true },
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateItemInput, required: true }) },
-    resolve: async (_root, args, ctx) => written(ctx, await updateItem(ctx, args.id, args.input)),
+    args: {
+      id: t.arg.int({ required: true }),
+      input: t.arg({ type: UpdateItemInput, required: true }),
+      expectedVersion: t.arg.int(EXPECTED_VERSION).validate(expectedVersion),
+    },
+    resolve: async (_root, args, ctx) =>
+      written(ctx, await updateItem(ctx, args.id, args.input, args.expectedVersion ?? undefined)),
   }),
   deleteItem: t.boolean({
-    description: 'Admin: deletes an item; it vanishes from every read. NOT_FOUND when there is no such item.',
+    description:
+      'Admin: deletes an item; it vanishes from every read. NOT_FOUND when there is no such item; with ' +
+      '`expectedVersion`, VERSION_CONFLICT while the item is at another version (nothing deleted).',
     authScopes: { catalogWrite: true },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => deleteItem(ctx, args.id),
+    args: { id: t.arg.int({ required: true }), expectedVersion: t.arg.int(EXPECTED_VERSION).validate(expectedVersion) },
+    resolve: (_root, args, ctx) => deleteItem(ctx, args.id, args.expectedVersion ?? undefined),
   }),
 }));

@@ -46,6 +46,8 @@ export interface ItemRow {
   stock: number;
   skus: SkuRow[];
   images: ImageRow[];
+  /** 1, and one more with every change of the item, its SKUs or images (contract §12.1). */
+  version: number;
   /** ISO 8601 UTC with milliseconds. */
   createdAt: string;
   updatedAt: string;
@@ -79,6 +81,25 @@ export async function findItemJson(sql: SqlReader, id: number, itemJson: string)
   );
   const [row] = await sql.query<{ item: string }>(text, [id], { prepare: true });
   return row ? row.item : null;
+}
+
+/**
+ * One item by id or by handle (lower case, as every handle is stored: contract §12.1) whatever its
+ * state — the admin's read, which no visibility rule of the public reads may narrow; or null.
+ */
+export async function findItemInAnyState(
+  sql: SqlReader,
+  by: { id: number } | { handle: string },
+): Promise<ItemRow | null> {
+  const column = 'id' in by ? 'id' : 'handle';
+  const text = statementFor(
+    ITEM_ROW_JSON,
+    `admin item by ${column}`,
+    () =>
+      `SELECT ${ITEM_ROW_JSON}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.${column} = $1`,
+  );
+  const [row] = await sql.query<{ item: string }>(text, ['id' in by ? by.id : by.handle], { prepare: true });
+  return row ? (JSON.parse(row.item) as ItemRow) : null;
 }
 
 /**
@@ -118,8 +139,9 @@ const isUnfiltered = (filter: ItemFilter) =>
 
 /** The token of a search the one-word index answers: a one-word keyword alone, best match first. */
 function oneWordSearch(filter: ItemFilter, sort: ItemSort): string | undefined {
-  const { search, categoryId, minPrice, maxPrice, inStock, specs } = filter;
-  const alone = categoryId === undefined && minPrice === undefined && maxPrice === undefined && !inStock;
+  const { search, categoryId, minPrice, maxPrice, inStock, specs, statuses } = filter;
+  const alone =
+    categoryId === undefined && minPrice === undefined && maxPrice === undefined && !inStock && !statuses?.length;
   if (!search || sort !== 'relevance' || !alone || (specs?.length ?? 0) > 0) return undefined;
   return oneWordToken(search);
 }

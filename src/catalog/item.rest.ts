@@ -9,23 +9,24 @@ import { itemSelectionJson } from './catalog-json.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
 import type { ListItemsInput } from './item.schema.ts';
 import { readItemJson, readItemPage } from './item.service.ts';
+import { VERSION_TAG_HEADER, versionTag } from './item-version-tag.ts';
 
 /** The Item shape of contract §4, as a selection with REST names. */
 export const REST_ITEM_FIELDS = /* GraphQL */ `
   id name description category_id: categoryId category { id name } price stock
   skus { id sku_code: skuCode specs price stock }
   images { id url sort_order: sortOrder }
-  created_at: createdAt updated_at: updatedAt`;
+  version created_at: createdAt updated_at: updatedAt`;
 
 /** The facets of contract §9.2 with REST names. */
-const REST_FACET_FIELDS = /* GraphQL */ `
+export const REST_FACET_FIELDS = /* GraphQL */ `
   categories { id name parent_id: parentId count }
   price { min max buckets { from to count } }
   specs { name values { value count } }
   in_stock: inStock`;
 
 /** `spec`: REST's spelling of `specs`, documented by hand (it is no variable of the operation). */
-const SPEC_PARAMETER = {
+export const SPEC_PARAMETER = {
   name: 'spec',
   description:
     'Repeatable `name:value` (`spec=color:red&spec=color:blue&spec=size:42`): an item matches when one of its SKUs ' +
@@ -38,7 +39,7 @@ const SPEC_PARAMETER = {
 } as const;
 
 /** `facets`: a variable of the operation (it selects `facets`), not an argument of `items`. */
-const FACETS_PARAMETER = {
+export const FACETS_PARAMETER = {
   name: 'facets',
   description:
     '`true` adds `facets` to the page: counts per category, price bucket, spec value and in stock, each ignoring ' +
@@ -89,7 +90,7 @@ function renderItem(selection: FieldNode): Renderer {
 }
 
 /** A path id; anything that cannot be an item id is simply not found (contract §4.2). */
-function itemIdOf(req: RestRequest): { id: number } {
+export function itemIdOf(req: RestRequest): { id: number } {
   const raw = req.params.id ?? '';
   const id = Number(raw);
   if (!/^[1-9]\d{0,9}$/.test(raw) || id > INT32_MAX) throw notFound('item');
@@ -156,11 +157,14 @@ export const itemRoutes: RestRoute[] = [
     variables: (req) => ({ idempotencyKey: req.header('idempotency-key') ?? null }),
     result: 'createItem',
     status: 201,
-    headers: (item) => ({ Location: `/api/v1/items/${item.id}` }),
+    headers: (item) => ({ Location: `/api/v1/items/${item.id}`, ...versionTag(item) }),
     errors: ['IDEMPOTENCY_CONFLICT'],
     // The example carries a key, so "Try it out" twice answers with the same item instead of a copy.
     requestHeaders: [{ ...IDEMPOTENCY_KEY_HEADER, example: 'docs-example-summit-boot' }],
-    successHeaders: { Location: { description: 'The new item: `/api/v1/items/{id}`.', schema: { type: 'string' } } },
+    successHeaders: {
+      Location: { description: 'The new item: `/api/v1/items/{id}`.', schema: { type: 'string' } },
+      ETag: VERSION_TAG_HEADER,
+    },
     example: {
       // Category 3 is "Boots" in the demo catalogue.
       body: {

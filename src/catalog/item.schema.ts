@@ -15,6 +15,11 @@ export const nullishToUndefined = <T>(v: T | null | undefined) => v ?? undefined
 export const ITEM_SORTS = ['relevance', 'newest', 'price_asc', 'price_desc', 'name_asc'] as const;
 export type ItemSort = (typeof ITEM_SORTS)[number];
 
+/** Default order: best match first with a keyword, newest first without (contract §9.1). */
+export const withDefaultSort = <T extends { keyword?: string | undefined; sort?: ItemSort | null | undefined }>(
+  input: T,
+) => ({ ...input, sort: input.sort ?? (input.keyword ? 'relevance' : 'newest') }) as const;
+
 export const listItemsInput = z
   .object({
     ...pageArgs,
@@ -36,7 +41,7 @@ export const listItemsInput = z
     if (input.minPrice !== undefined && input.maxPrice !== undefined && Number(input.minPrice) > Number(input.maxPrice))
       ctx.addIssue({ code: 'custom', path: ['minPrice'], message: 'must not be greater than the maximum price' });
   })
-  .transform((input) => ({ ...input, sort: input.sort ?? (input.keyword ? 'relevance' : 'newest') }) as const);
+  .transform(withDefaultSort);
 /** The parsed list arguments (optional filters may arrive as null from GraphQL's typing). */
 export type ListItemsInput = Pick<z.output<typeof listItemsInput>, 'page' | 'limit'> & {
   categoryId?: number | null;

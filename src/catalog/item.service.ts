@@ -64,7 +64,7 @@ export const readItemJson = (ctx: RequestContext, id: number, itemJson: string):
 export type ItemPage = Page<ItemRow> & { filter: ItemFilter };
 
 /** The list arguments as the filter search runs: the keyword compiled with the current synonym groups. */
-async function itemFilterOf(ctx: RequestContext, input: ListItemsInput): Promise<ItemFilter> {
+export async function itemFilterOf(ctx: RequestContext, input: ListItemsInput): Promise<ItemFilter> {
   return {
     categoryId: input.categoryId ?? undefined,
     search: input.keyword
@@ -131,10 +131,18 @@ const CREATED = { action: 'item.create', idOf: (id: number) => id, search: (id: 
 const UPDATED = { action: 'item.update', idOf: (id: number) => id, search: (id: number) => ({ item: id }) } as const;
 const DELETED = { action: 'item.delete', idOf: (id: number) => id } as const;
 
-/** Changes the given fields; `skus` / `images` replace the whole set. One transaction. */
-export async function updateItem(ctx: RequestContext, id: number, input: UpdateItemInput): Promise<number> {
+/**
+ * Changes the given fields; `skus` / `images` replace the whole set. One transaction. With
+ * `expectedVersion`, only while the item is at that version (else VERSION_CONFLICT, catalog-write.ts).
+ */
+export async function updateItem(
+  ctx: RequestContext,
+  id: number,
+  input: UpdateItemInput,
+  expectedVersion?: number,
+): Promise<number> {
   try {
-    return await catalogWrite(ctx, { ...UPDATED, id }, async (tx) => {
+    return await catalogWrite(ctx, { ...UPDATED, id, expectedVersion }, async (tx) => {
       const current = await tx.item.findUnique({ where: { id }, select: { price: true } });
       if (!current) throw notFound('item');
       if (input.categoryId !== undefined) await assertCategoryExists(tx, input.categoryId);
@@ -167,9 +175,12 @@ export async function updateItem(ctx: RequestContext, id: number, input: UpdateI
   }
 }
 
-/** Deletes an item with its SKUs and images (they cascade); it vanishes from every read. */
-export async function deleteItem(ctx: RequestContext, id: number): Promise<true> {
-  await catalogWrite(ctx, { ...DELETED, id }, async (tx) => {
+/**
+ * Deletes an item with its SKUs and images (they cascade); it vanishes from every read. With
+ * `expectedVersion`, only while the item is at that version.
+ */
+export async function deleteItem(ctx: RequestContext, id: number, expectedVersion?: number): Promise<true> {
+  await catalogWrite(ctx, { ...DELETED, id, expectedVersion }, async (tx) => {
     const { count } = await tx.item.deleteMany({ where: { id } });
     if (count === 0) throw notFound('item');
     return id;

@@ -31,6 +31,8 @@ export const HTTP_STATUS = {
   IDEMPOTENCY_CONFLICT: 409,
   /** A stock adjustment would take a SKU below 0 (§12.3); `errors` names each such adjustment. */
   INSUFFICIENT_STOCK: 409,
+  /** `If-Match` / `expectedVersion` names an older version of the item (§12.2). */
+  VERSION_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -59,6 +61,8 @@ export interface AppErrorOptions {
   retryAfter?: number;
   /** A token was presented (RFC 6750 `error="invalid_token"`). */
   tokenPresented?: boolean;
+  /** More GraphQL `extensions` (`currentVersion` of a VERSION_CONFLICT). */
+  extensions?: Record<string, unknown>;
   cause?: unknown;
 }
 
@@ -76,6 +80,7 @@ export class AppError extends GraphQLError {
         code,
         ...(options.errors ? { errors: options.errors } : {}),
         ...(options.retryAfter !== undefined ? { retryAfter: options.retryAfter } : {}),
+        ...options.extensions,
       },
       originalError: options.cause instanceof Error ? options.cause : undefined,
     });
@@ -99,6 +104,14 @@ export const validationFailed = (errors: FieldError[]) =>
   new AppError('VALIDATION_FAILED', FIELD_ERRORS_DETAIL.graphql, { errors });
 
 export const notFound = (what = 'resource') => new AppError('NOT_FOUND', `No such ${what}.`);
+
+/** The item is at `currentVersion`, not the one the write expected (contract §12.2); nothing changed. */
+export const versionConflict = (currentVersion: number) =>
+  new AppError(
+    'VERSION_CONFLICT',
+    `The item was changed meanwhile: its current version is ${currentVersion}. Read it again and retry.`,
+    { extensions: { currentVersion } },
+  );
 
 /** Said only after the right password or a valid token (contract §2), so it reveals nothing more. */
 export const accountDisabled = () => new AppError('ACCOUNT_DISABLED', 'The account is disabled.');

@@ -8,7 +8,8 @@ import corsMiddleware, { type CorsOptions } from 'cors';
 import type { Request, RequestHandler, Response } from 'express';
 import vary from 'vary';
 
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
+// If-Match: a browser's PATCH or DELETE of an item names the version it read (contract §12.2).
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'X-Request-Id'];
 const EXPOSED_HEADERS = ['X-Request-Id', 'Location', 'Retry-After', 'WWW-Authenticate', 'ETag'];
 /** How long a browser may reuse a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE = 600;

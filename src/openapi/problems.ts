@@ -32,6 +32,7 @@ const DETAIL: Record<ErrorCode, string> = {
   REQUEST_TIMEOUT: 'The request did not arrive in time.',
   IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was used with a different body.',
   INSUFFICIENT_STOCK: 'Not enough stock for every adjustment; nothing was changed.',
+  VERSION_CONFLICT: 'The item was changed meanwhile: its current version is 4. Read it again and retry.',
   PAYLOAD_TOO_LARGE: 'The body is larger than 102400 bytes.',
   UNSUPPORTED_MEDIA_TYPE: 'Send the body as `Content-Type: application/json`.',
   RATE_LIMITED: 'Too many attempts; retry after the number of seconds in Retry-After.',

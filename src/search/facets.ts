@@ -119,7 +119,7 @@ export async function findFacets(sql: SqlReader, filter: ItemFilter): Promise<Fa
   const matched =
     token === undefined
       ? matchingItems(query, { keywordOnly: true, specSummaries: summarised })
-      : `FROM search_postings sp JOIN items i ON i.id = sp.item_id${summarised ? SUMMARIES : ''} WHERE sp.token = ${p(token)}`;
+      : `FROM search_postings sp JOIN items i ON i.id = sp.item_id${summarised ? SUMMARIES : ''} WHERE sp.token = ${p(token)}${query.scope ? ` AND ${query.scope}` : ''}`;
   const summary = summarised ? ', ss.names, ss."values", ss.spellings' : '';
   const ctes = [
     `m AS MATERIALIZED (

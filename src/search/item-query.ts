@@ -22,6 +22,11 @@ export interface ItemFilter {
   /** Only items with stock > 0. */
   inStock?: true;
   specs?: SpecFilter[];
+  /**
+   * Only items in these states (`draft`, `active`, `archived`: an admin list, contract §12.2); absent:
+   * whatever their state. Not a facet: it bounds every count as it bounds the page.
+   */
+  statuses?: readonly string[];
 }
 
 /** Each filter as a condition on `i` (items) — the facets count with all but one of them at a time. */
@@ -34,6 +39,8 @@ export interface ItemQuery {
   category?: string;
   price?: string;
   stock?: string;
+  /** Which items are looked at at all (the states asked for): held by the page and every facet count. */
+  scope?: string;
   /** Per spec filter, its name and its condition on a SKU `s` (the facets drop one name at a time). */
   specs: Array<{ name: string; onSku: string }>;
 }
@@ -66,6 +73,7 @@ export function compileItemQuery(filter: ItemFilter, params: unknown[] = []): It
   if (filter.maxPrice !== undefined) bounds.push(`i.price <= ${p(filter.maxPrice)}::numeric`);
   if (bounds.length) query.price = bounds.join(' AND ');
   if (filter.inStock) query.stock = 'i.stock > 0';
+  if (filter.statuses?.length) query.scope = `i.status = ANY(${p(filter.statuses)}::"ItemStatus"[])`;
   query.specs = (filter.specs ?? []).map((f) => ({ name: f.name, onSku: skuHas(f, p) }));
   return query;
 }
@@ -93,6 +101,7 @@ export function matchingItems(query: ItemQuery, { keywordOnly = false, specSumma
     conditions.push(query.keyword.candidates, query.keyword.matches);
   }
   if (specSummaries) from += SUMMARIES;
+  if (query.scope) conditions.push(query.scope);
   if (!keywordOnly) {
     const specs = someSku(query.specs.map((f) => f.onSku));
     for (const condition of [query.category, query.price, query.stock, specs])

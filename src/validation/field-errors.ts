@@ -48,14 +48,19 @@ export function fieldErrorsOf(issues: readonly Issue[], naming: Naming): FieldEr
   });
 }
 
+/** An HTTP header's name (`If-Match`, `Idempotency-Key`): a REST route's problem with a header keeps it as it is. */
+const HEADER_NAME = /^[A-Z][A-Za-z]*(-[A-Z][A-Za-z]*)+$/;
+
 /** A validation failure renamed for REST: GraphQL paths (`skus[0].skuCode`) become `skus[0].sku_code`. */
 export function restFieldErrors(errors: readonly FieldError[]): FieldError[] {
   return errors.map((e) => ({
     ...e,
-    field: fieldPath(
-      e.field.split(/\.|(?=\[)/).map((s) => (s.startsWith('[') ? Number(s.slice(1, -1)) : s)),
-      'rest',
-    ),
+    field: HEADER_NAME.test(e.field)
+      ? e.field
+      : fieldPath(
+          e.field.split(/\.|(?=\[)/).map((s) => (s.startsWith('[') ? Number(s.slice(1, -1)) : s)),
+          'rest',
+        ),
   }));
 }
 

@@ -104,7 +104,12 @@ describe('updateItem', () => {
     const res = await asAdmin(UPDATE_ITEM, { id: before.id, input: { name: 'Renamed boot' } });
     expect(res.body.errors, res.text).toBeUndefined();
     const after = res.body.data.updateItem;
-    expect(after).toEqual({ ...before, name: 'Renamed boot', updatedAt: expect.any(String) });
+    expect(after).toEqual({
+      ...before,
+      name: 'Renamed boot',
+      version: before.version + 1,
+      updatedAt: expect.any(String),
+    });
     expect(Date.parse(after.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.updatedAt));
     expect(await readItem(before.id)).toEqual(after);
     const rest = await app.request(`/api/v1/items/${before.id}`);
@@ -191,11 +196,11 @@ describe('updateItem', () => {
     expect(await app.db.prisma.itemImage.count({ where: { itemId: before.id } })).toBe(0);
   });
 
-  it('when the input is empty, then nothing but possibly updatedAt changes', async () => {
+  it('when the input is empty, then nothing but updatedAt and the version (one more: every write is one) changes', async () => {
     const before = await createItem();
     const res = await asAdmin(UPDATE_ITEM, { id: before.id, input: {} });
     expect(res.body.errors, res.text).toBeUndefined();
-    expect(res.body.data.updateItem).toEqual({ ...before, updatedAt: expect.any(String) });
+    expect(res.body.data.updateItem).toEqual({ ...before, version: before.version + 1, updatedAt: expect.any(String) });
   });
 
   it.each<[string, Record<string, unknown>, string[]]>([

@@ -159,6 +159,7 @@ describe('GET /api/v1/items — shape and defaults', () => {
               sort_order: 2,
             },
           ],
+          version: 1,
           created_at: '2030-01-02T00:00:00.000Z',
           updated_at: boot.updatedAt.toISOString(),
         },

@@ -119,6 +119,7 @@ describe('the one-statement read path', () => {
         stock: s.stock,
       })),
       images: p.images.map((m) => ({ id: m.id, url: m.url, sortOrder: m.sortOrder })),
+      version: p.version,
       createdAt: p.createdAt.toISOString(),
       updatedAt: p.updatedAt.toISOString(),
     });

@@ -45,12 +45,12 @@ describe('CORS', () => {
     const res = await preflight('/admin/api/items', SHOP, 'POST');
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(SHOP);
-    expect(res.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(res.headers.get('access-control-allow-methods')).toBe('POST,GET,HEAD');
     expect(res.headers.get('access-control-allow-headers')).toBe(
-      'Authorization,Content-Type,Idempotency-Key,X-Request-Id',
+      'Authorization,Content-Type,Idempotency-Key,If-Match,X-Request-Id',
     );
     expect(res.headers.get('access-control-max-age')).toBe('600');
-    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.headers.get('allow')).toBe('POST, GET, HEAD');
 
     const graphql = await preflight('/graphql', SHOP, 'POST');
     expect(graphql.status).toBe(204);

@@ -60,6 +60,8 @@ const CONTRACT_OPERATIONS: Record<string, string> = {
   adminSessions: 'admin',
   revokeAdminSession: 'admin',
   synonymGroups: 'catalogRead',
+  adminItems: 'catalogRead',
+  adminItem: 'catalogRead',
   createItem: 'catalogWrite',
   updateItem: 'catalogWrite',
   deleteItem: 'catalogWrite',

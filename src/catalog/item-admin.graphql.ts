@@ -1,0 +1,62 @@
+/** The admin's item reads (contract §12.2): every state, by list, id or handle. */
+import { builder } from '../graphql/builder.ts';
+import { SpecFilterInput, specFilterCost } from '../search/facets.graphql.ts';
+import { pageSizeCost } from '../validation/paging.ts';
+import { ItemPageType, ItemSortType, ItemType } from './item.graphql.ts';
+import { adminItemInput, adminListItemsInput, ITEM_STATUSES } from './item-admin.schema.ts';
+import { findAdminItem, listAdminItemPage } from './item-admin.service.ts';
+
+/** An item's state (contract §12.1). */
+export const ItemStatusType = builder.enumType('ItemStatus', {
+  description:
+    '`draft` (being prepared), `active` (shown, within its schedule) or `archived` (kept, not shown; may be active again).',
+  values: ITEM_STATUSES,
+});
+
+builder.queryFields((t) => ({
+  adminItems: t.field({
+    type: ItemPageType,
+    // As `items`: the page's items cost `limit` times what is selected of each.
+    complexity: (args) => ({ field: 1 + specFilterCost(args.specs), multiplier: pageSizeCost(args.limit) }),
+    description:
+      'Admin: the `items` list over items in every state — drafts, active (published or not) and archived — with the ' +
+      'same filters, orders and facets, read as stored (never from the public answer cache).',
+    authScopes: { catalogRead: true },
+    args: t.validate(
+      {
+        status: t.arg({
+          type: [ItemStatusType],
+          required: { list: false, items: true },
+          description: 'The states to show (REST: repeatable `status`); default all three.',
+        }),
+        page: t.arg.int({ description: 'Page number, from 1; default 1.' }),
+        limit: t.arg.int({ description: '1..100, default 20.' }),
+        categoryId: t.arg.int({ description: 'A category id; items of its sub-categories are included.' }),
+        keyword: t.arg.string({ description: 'As `items`: trimmed, at most 100 characters.' }),
+        sort: t.arg({ type: ItemSortType, description: 'Default `relevance` with a keyword, else `newest`.' }),
+        minPrice: t.arg({ type: 'Money', description: 'Inclusive; not above `maxPrice`.' }),
+        maxPrice: t.arg({ type: 'Money', description: 'Inclusive.' }),
+        inStock: t.arg.boolean({ description: '`true`: only items with stock > 0; `false`: no filter.' }),
+        specs: t.arg({
+          type: [SpecFilterInput],
+          description: 'At most 10 names: an item matches when one SKU has, for every name, one of its values.',
+        }),
+      },
+      adminListItemsInput,
+    ),
+    resolve: (_root, args, ctx) => listAdminItemPage(ctx, args),
+  }),
+  adminItem: t.field({
+    type: ItemType,
+    nullable: true,
+    description:
+      'Admin: one item by `id` or by `handle` (exactly one; a handle in any case), whatever its state; null when there ' +
+      'is none.',
+    authScopes: { catalogRead: true },
+    args: t.validate(
+      { id: t.arg.int(), handle: t.arg.string({ description: '1..100 characters, compared case-insensitively.' }) },
+      adminItemInput,
+    ),
+    resolve: (_root, args, ctx) => findAdminItem(ctx, args),
+  }),
+}));
