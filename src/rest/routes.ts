@@ -3,8 +3,8 @@ import { accountRoutes } from '../accounts/accounts.rest.ts';
 import { loginRoutes } from '../accounts/login.rest.ts';
 import { categoryRoutes } from '../catalog/category.rest.ts';
 import { itemRoutes } from '../catalog/item.rest.ts';
-import { stockRoutes } from '../catalog/stock.rest.ts';
 import { itemAdminRoutes } from '../catalog/item-admin.rest.ts';
+import { stockRoutes } from '../catalog/stock.rest.ts';
 import { suggestionRoutes } from '../search/suggestions.rest.ts';
 import type { RestRoute } from './route.ts';
 
