@@ -7,7 +7,7 @@
  * cannot forget any of it: it has no other way in.
  */
 import { adminWrite, inTransaction, type Tx } from '../audit/admin-write.ts';
-import { type AuditTargetType, changesBetween } from '../audit/audit-log.ts';
+import { type AuditTargetType, type Changes, changesBetween } from '../audit/audit-log.ts';
 import type { RequestContext } from '../request-context.ts';
 import { indexCategoryTree, indexItems } from '../search/documents.ts';
 
@@ -37,6 +37,10 @@ const SNAPSHOTS: Record<CatalogTarget, (tx: Tx, id: number) => Promise<Record<st
         categoryId: true,
         price: true,
         stock: true,
+        status: true,
+        publishAt: true,
+        unpublishAt: true,
+        handle: true,
         skus: { select: { skuCode: true, specs: true, price: true, stock: true }, orderBy: { id: 'asc' } },
         images: { select: { url: true, sortOrder: true }, orderBy: { id: 'asc' } },
       },
@@ -91,4 +95,41 @@ export async function catalogWrite<T>(
   // Before the answer: a read that follows it on this instance must not see the cache's old copy.
   ctx.services.catalogCache.invalidate();
   return result;
+}
+
+/** One item a many-item write changed, and how, for its own audit entry. */
+export interface ItemChange {
+  id: number;
+  changes: Changes;
+}
+
+/** Thrown inside a many-item write that changed nothing, so its transaction ends with no entry to write. */
+class NothingChanged extends Error {}
+
+/**
+ * Runs one write over many items (`setItemsStatus`): one audit entry `action` per item it reports
+ * changed, in its transaction, and the cache emptied as catalogWrite does. A write that changes no
+ * item records nothing (its transaction is rolled back, having changed nothing). The fields such
+ * writes change are not in the search documents, so none is rewritten.
+ */
+export async function catalogWriteItems(
+  ctx: RequestContext,
+  action: `item.${string}`,
+  write: (tx: Tx) => Promise<ItemChange[]>,
+): Promise<ItemChange[]> {
+  try {
+    const changed = await adminWrite(ctx, async (tx, audit) => {
+      // The same lock first as every item write, so they never wait for each other in two orders.
+      await tx.$executeRawUnsafe('SELECT search_index_lock()');
+      const items = await write(tx);
+      if (items.length === 0) throw new NothingChanged();
+      for (const { id, changes } of items) audit({ action, target: { type: 'item', id }, changes });
+      return items;
+    });
+    ctx.services.catalogCache.invalidate();
+    return changed;
+  } catch (err) {
+    if (err instanceof NothingChanged) return [];
+    throw err;
+  }
 }

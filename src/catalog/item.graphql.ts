@@ -8,7 +8,14 @@ import { FACETS_COST, FacetsType, SpecFilterInput, specFilterCost } from '../sea
 import { pageSizeCost } from '../validation/paging.ts';
 import { CategoryType } from './category.graphql.ts';
 import { findItem, type ImageRow, type ItemRow, type SkuRow } from './item.repository.ts';
-import { createItemInput, ITEM_SORTS, idempotencyKey, listItemsInput, updateItemInput } from './item.schema.ts';
+import {
+  createItemInput,
+  ITEM_SORTS,
+  ITEM_STATUSES,
+  idempotencyKey,
+  listItemsInput,
+  updateItemInput,
+} from './item.schema.ts';
 import { createItem, deleteItem, type ItemPage, itemFacets, listItemPage, updateItem } from './item.service.ts';
 
 export const SkuType = builder.objectRef<SkuRow>('Sku').implement({
@@ -30,6 +37,14 @@ export const ImageType = builder.objectRef<ImageRow>('Image').implement({
   }),
 });
 
+// Lower-case values, as ItemSort and AdminRole (contract §12.1): REST shows the same words.
+export const ItemStatusType = builder.enumType('ItemStatus', {
+  description:
+    '`draft` (being prepared), `active` (public while within its schedule) or `archived` (kept, not shown; may be made ' +
+    '`active` again).',
+  values: ITEM_STATUSES,
+});
+
 // Items are always read whole (item.repository.ts: one statement per item or page), so the relations
 // are on the parent already and need no resolver of their own.
 export const ItemType = builder.objectRef<ItemRow>('Item').implement({
@@ -44,6 +59,23 @@ export const ItemType = builder.objectRef<ItemRow>('Item').implement({
     stock: t.exposeInt('stock'),
     skus: t.expose('skus', { type: [SkuType] }),
     images: t.expose('images', { type: [ImageType] }),
+    status: t.expose('status', { type: ItemStatusType }),
+    publishAt: t.expose('publishAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Public from then on (with status `active`); null: from the start.',
+    }),
+    unpublishAt: t.expose('unpublishAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Public until then; null: no end.',
+    }),
+    handle: t.exposeString('handle', {
+      description: 'A unique, URL-safe name (`[a-z0-9]+(-[a-z0-9]+)*`, up to 100 characters), in lower case.',
+    }),
+    version: t.exposeInt('version', {
+      description: 'Starts at 1 and grows by one with every change of the item, its SKUs or images.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -110,6 +142,14 @@ const CreateItemInput = builder
       stock: t.int({ required: true, description: '0..2147483647.' }),
       skus: t.field({ type: [SkuInput], required: true, description: 'At most 100.' }),
       images: t.field({ type: [ImageInput], required: true, description: 'At most 20.' }),
+      status: t.field({ type: ItemStatusType, description: 'Default `active`.' }),
+      publishAt: t.field({ type: 'DateTime', description: 'Public from then on; default null (from the start).' }),
+      unpublishAt: t.field({ type: 'DateTime', description: 'Public until then; later than `publishAt`. Default null.' }),
+      handle: t.string({
+        description:
+          '`[a-z0-9]+(-[a-z0-9]+)*`, up to 100 characters, not taken by another item (compared case-insensitively, ' +
+          'stored in lower case). Default: made from the name (Chinese as pinyin), numbered `-2`, `-3` … when taken.',
+      }),
     }),
   })
   .validate(createItemInput);
@@ -125,6 +165,13 @@ const UpdateItemInput = builder
       stock: t.int(),
       skus: t.field({ type: [SkuInput] }),
       images: t.field({ type: [ImageInput] }),
+      status: t.field({ type: ItemStatusType }),
+      publishAt: t.field({ type: 'DateTime', description: 'null clears it.' }),
+      unpublishAt: t.field({
+        type: 'DateTime',
+        description: "null clears it; later than `publishAt` (given or the item's).",
+      }),
+      handle: t.string({ description: 'As on creation; not taken by another item.' }),
     }),
   })
   .validate(updateItemInput);

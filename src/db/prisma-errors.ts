@@ -14,3 +14,7 @@ export const isForeignKeyViolation = (err: unknown) => hasCode(err, 'P2003', 'P2
 
 /** The row to update or delete does not exist (P2025). */
 export const isRecordMissing = (err: unknown) => hasCode(err, 'P2025');
+
+/** A unique constraint on `column` refused the write (P2002 naming it: a taken item handle). */
+export const isUniqueViolationOn = (err: unknown, column: string): boolean =>
+  isUniqueViolation(err) && JSON.stringify((err as Prisma.PrismaClientKnownRequestError).meta ?? {}).includes(`"${column}"`);

@@ -3,6 +3,7 @@ import { builder } from './builder.ts';
 import './scalars.ts';
 import '../catalog/category.graphql.ts';
 import '../catalog/item.graphql.ts';
+import '../catalog/item-status.graphql.ts';
 import '../catalog/synonyms.graphql.ts';
 import '../search/suggestions.graphql.ts';
 import '../accounts/accounts.graphql.ts';

@@ -1,0 +1,40 @@
+/**
+ * Statuses in bulk (contract §12.1): `setItemsStatus` sets one status on up to 1,000 items in one
+ * transaction, one `item.status` audit entry per item it changed (§12.2).
+ */
+import { validationFailed } from '../errors/app-error.ts';
+import type { RequestContext } from '../request-context.ts';
+import { catalogWriteItems } from './catalog-write.ts';
+import type { ItemStatus } from './item.schema.ts';
+
+/** How many unknown ids an error names; the rest are counted. */
+const NAMED_IDS = 20;
+
+function unknownIds(ids: number[]) {
+  const named = ids.slice(0, NAMED_IDS).join(', ');
+  const more = ids.length > NAMED_IDS ? ` and ${ids.length - NAMED_IDS} more` : '';
+  return validationFailed([{ field: 'ids', message: `has no item with id ${named}${more}` }]);
+}
+
+/**
+ * Gives every item of `ids` (each once, known) `status`; answers how many changed (an item already in
+ * that status is not counted, and gets no entry). An unknown id changes nothing.
+ */
+export async function setItemsStatus(ctx: RequestContext, ids: number[], status: ItemStatus): Promise<number> {
+  const changed = await catalogWriteItems(ctx, 'item.status', async (tx) => {
+    const items = await tx.item.findMany({ where: { id: { in: ids } }, select: { id: true, status: true } });
+    if (items.length < ids.length) {
+      const known = new Set(items.map((i) => i.id));
+      throw unknownIds(ids.filter((id) => !known.has(id)));
+    }
+    const changing = items.filter((i) => i.status !== status).sort((a, b) => a.id - b.id);
+    if (changing.length === 0) return [];
+    await tx.item.updateMany({
+      where: { id: { in: changing.map((i) => i.id) } },
+      // A change of the item, like any other: its version grows (§12.1).
+      data: { status, version: { increment: 1 }, updatedAt: new Date() },
+    });
+    return changing.map((i) => ({ id: i.id, changes: { status: [i.status, status] } }));
+  });
+  return changed.length;
+}
