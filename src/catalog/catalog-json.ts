@@ -89,7 +89,9 @@ function valueParts(field: Scalar, moneyAs: MoneyAs): Part[] {
   const { sql, as, nullable } = field;
   // to_char's digits need no escaping; a NULL time is `null`.
   if (as === 'time')
-    return nullable ? [{ sql: `COALESCE('"' || ${sql} || '"', 'null')` }] : [{ literal: '"' }, { sql }, { literal: '"' }];
+    return nullable
+      ? [{ sql: `COALESCE('"' || ${sql} || '"', 'null')` }]
+      : [{ literal: '"' }, { sql }, { literal: '"' }];
   const value =
     as === 'text'
       ? `to_json(${sql})`

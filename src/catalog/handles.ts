@@ -70,12 +70,20 @@ export const handlePrefix = (base: string) => base.slice(0, HANDLE_MAX_LENGTH - 
 
 /** What the taken handles are read through: a write's transaction (or the seed's). */
 interface HandleReader {
-  item: { findMany(args: { where: { handle: { startsWith: string } }; select: { handle: true } }): Promise<Array<{ handle: string }>> };
+  item: {
+    findMany(args: {
+      where: { handle: { startsWith: string } };
+      select: { handle: true };
+    }): Promise<Array<{ handle: string }>>;
+  };
 }
 
 /** A free handle made from `name`: the taken numbered forms of its base are read with one query. */
 export async function freeHandleOfName(db: HandleReader, name: string): Promise<string> {
   const base = handleOfName(name);
-  const rows = await db.item.findMany({ where: { handle: { startsWith: handlePrefix(base) } }, select: { handle: true } });
+  const rows = await db.item.findMany({
+    where: { handle: { startsWith: handlePrefix(base) } },
+    select: { handle: true },
+  });
   return firstFreeHandle(base, new Set(rows.map((r) => r.handle)));
 }

@@ -144,7 +144,10 @@ const CreateItemInput = builder
       images: t.field({ type: [ImageInput], required: true, description: 'At most 20.' }),
       status: t.field({ type: ItemStatusType, description: 'Default `active`.' }),
       publishAt: t.field({ type: 'DateTime', description: 'Public from then on; default null (from the start).' }),
-      unpublishAt: t.field({ type: 'DateTime', description: 'Public until then; later than `publishAt`. Default null.' }),
+      unpublishAt: t.field({
+        type: 'DateTime',
+        description: 'Public until then; later than `publishAt`. Default null.',
+      }),
       handle: t.string({
         description:
           '`[a-z0-9]+(-[a-z0-9]+)*`, up to 100 characters, not taken by another item (compared case-insensitively, ' +

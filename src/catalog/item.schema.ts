@@ -4,11 +4,20 @@
  * money strings, images as objects with their sort order): what services receive.
  */
 import { z } from 'zod';
-import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from './handles.ts';
 import { type SpecFilter, specFilters } from '../search/spec-filter.ts';
 import { money } from '../validation/money.ts';
 import { keywordArg, pageArgs } from '../validation/paging.ts';
-import { httpUrl, INT32_MAX, int, isStorableText, rule, text, UNSTORABLE_TEXT } from '../validation/rules.ts';
+import {
+  httpUrl,
+  INT32_MAX,
+  int,
+  isStorableText,
+  rule,
+  text,
+  timestamp,
+  UNSTORABLE_TEXT,
+} from '../validation/rules.ts';
+import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from './handles.ts';
 
 export const nullishToUndefined = <T>(v: T | null | undefined) => v ?? undefined;
 
@@ -135,8 +144,7 @@ const handle = text()
   .max(HANDLE_MAX_LENGTH, rule(`must be at most ${HANDLE_MAX_LENGTH} characters`))
   .regex(HANDLE_PATTERN, rule('must be letters and digits in groups joined by single hyphens (`trail-boot-2`)'));
 
-// A DateTime argument arrives as a Date (graphql/scalars.ts); one that names no real day is refused here.
-const moment = z.date({ error: 'must be an ISO 8601 UTC timestamp' });
+const moment = timestamp();
 
 /** `publishAt` must come before `unpublishAt` when both are set (contract §12.1). */
 export const scheduleError = (publishAt: Date | null | undefined, unpublishAt: Date | null | undefined) =>
