@@ -95,6 +95,22 @@ describe('the Item shape', () => {
     });
   });
 
+  it('when a scheduled item is read (REST rendered by PostgreSQL, GraphQL executed), then both show its schedule as created', async () => {
+    // Within its schedule, so public (§12.1 visibility) whatever the date the test runs on.
+    const body = await created({
+      name: 'Rendered schedule',
+      publish_at: '2020-01-01T00:00:00.000Z',
+      unpublish_at: '2099-12-31T23:59:59.999Z',
+    });
+    const detail = await app.request(`/api/v1/items/${body.id}`);
+    expect(detail.status, detail.text).toBe(200);
+    expect(detail.body).toEqual(body);
+    const list = await app.request('/api/v1/items?keyword=Rendered%20schedule');
+    expect(list.body.items).toEqual([body]);
+    const viaGraphql = await gql(ITEM_QUERY, { id: body.id });
+    expect(viaGraphql.body.data.item).toEqual(graphqlItemOfRest(body, category));
+  });
+
   it('when the same input is created over REST and over GraphQL, then both answers are the same item but for ids, handle and times', async () => {
     const rest = await created({ name: 'Parity lamp', status: 'archived', unpublish_at: '2031-05-05T00:00:00.000Z' });
     const res = await gql(CREATE_ITEM, {
@@ -482,5 +498,21 @@ describe('audit entries', () => {
     await gql(SET_ITEMS_STATUS, { ids: [999_999], status: 'active' });
     await postItem(app, owner, itemBody(category.id, { handle: 'Bad handle' }));
     expect(await app.db.prisma.auditEntry.count()).toBe(before);
+  });
+});
+
+describe('the demo catalogue', () => {
+  it('when the demo catalogue is seeded, then its items have handles made from their names as the service makes them', async () => {
+    const demo = await startTestApp({ SEED_DEMO: 'true' });
+    try {
+      const items = await demo.db.prisma.item.findMany({ select: { name: true, handle: true } });
+      expect(items.length).toBeGreaterThan(10);
+      for (const { name, handle } of items) expect(handle, name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(new Set(items.map((i) => i.handle)).size).toBe(items.length);
+      expect(items.find((i) => i.name === '轻量跑鞋 Air')?.handle).toBe('qing-liang-pao-xie-air');
+      expect(items.find((i) => i.name === 'Trail runner GTX')?.handle).toBe('trail-runner-gtx');
+    } finally {
+      await demo.close();
+    }
   });
 });

@@ -71,6 +71,11 @@ describe('GET /api/v1/items/{id}', () => {
         { id: front.id, url: 'http://cdn.example.com/lamp-front.jpg', sort_order: 0 },
         { id: side.id, url: 'https://cdn.example.com/lamp-side.jpg', sort_order: 1 },
       ],
+      status: 'active',
+      publish_at: null,
+      unpublish_at: null,
+      handle: lamp.handle,
+      version: 1,
       created_at: '2025-02-03T04:05:06.789Z',
       updated_at: lamp.updatedAt.toISOString(),
     });

@@ -119,6 +119,11 @@ describe('the one-statement read path', () => {
         stock: s.stock,
       })),
       images: p.images.map((m) => ({ id: m.id, url: m.url, sortOrder: m.sortOrder })),
+      status: p.status,
+      publishAt: p.publishAt?.toISOString() ?? null,
+      unpublishAt: p.unpublishAt?.toISOString() ?? null,
+      handle: p.handle,
+      version: p.version,
       createdAt: p.createdAt.toISOString(),
       updatedAt: p.updatedAt.toISOString(),
     });
