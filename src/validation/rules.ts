@@ -74,7 +74,10 @@ export function parseIsoUtc(value: string): Date | undefined {
  * Date the scalar made of one (GraphQL).
  */
 export const timestamp = () =>
-  z.preprocess(
-    (v) => (typeof v === 'string' ? (parseIsoUtc(v) ?? v) : v),
-    z.date({ error: 'must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00.000Z' }),
-  );
+  z
+    .preprocess(
+      (v) => (typeof v === 'string' ? (parseIsoUtc(v) ?? v) : v),
+      z.date({ error: 'must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00.000Z' }),
+    )
+    // What OpenAPI shows of it (zod cannot describe a preprocessed input by itself).
+    .meta({ type: 'string', format: 'date-time' });
