@@ -402,6 +402,17 @@ describe('setItemsStatus', () => {
     expect((await app.request(`/api/v1/items/${a.id}`)).body.status).toBe('active');
   });
 
+  it('when statuses change, then the next public read says so (the answer cache is emptied) and each version grew by one', async () => {
+    const a = await created({ status: 'draft' });
+    const path = `/api/v1/items/${a.id}`;
+    await app.request(path); // whatever it answers now (a draft may be hidden), it may be cached
+    await app.request(path);
+    expect((await gql(SET_ITEMS_STATUS, { ids: [a.id], status: 'active' })).body.data.setItemsStatus).toBe(1);
+    const read = await app.request(path);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body).toMatchObject({ status: 'active', version: a.version + 1 });
+  });
+
   it('when an id is unknown, then VALIDATION_FAILED on ids naming it, and nothing changes', async () => {
     const a = await created({ status: 'draft' });
     const res = await gql(SET_ITEMS_STATUS, { ids: [a.id, 999_998, 999_999], status: 'active' });
