@@ -17,7 +17,7 @@ export interface AuditTarget {
 export type Changes = Record<string, [unknown, unknown]>;
 
 export interface AuditRecord {
-  /** `<target type>.<verb>`: `item.update`, `admin.totp_reset` … */
+  /** `<target type>.<verb>`: `item.update`, `item.status` (setItemsStatus, one per item changed), `admin.totp_reset` … */
   action: `${AuditTargetType}.${string}`;
   target: AuditTarget;
   changes?: Changes;

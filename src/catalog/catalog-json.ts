@@ -67,6 +67,10 @@ const ITEM: Fields = {
   stock: number('i.stock'),
   skus: { fields: SKU, from: 'skus s WHERE s.item_id = i.id', order: 's.id' },
   images: { fields: IMAGE, from: 'item_images m WHERE m.item_id = i.id', order: 'm.sort_order, m.id' },
+  status: text('i.status::text'),
+  publishAt: time(iso('i.publish_at'), 'nullable'),
+  unpublishAt: time(iso('i.unpublish_at'), 'nullable'),
+  handle: text('i.handle'),
   version: number('i.version'),
   createdAt: time(iso('i.created_at')),
   updatedAt: time(iso('i.updated_at')),
@@ -83,7 +87,11 @@ type MoneyAs = 'text' | 'float8';
 /** The JSON of one value; a NULL is `null` (concat would leave it out). */
 function valueParts(field: Scalar, moneyAs: MoneyAs): Part[] {
   const { sql, as, nullable } = field;
-  if (as === 'time') return [{ literal: '"' }, { sql }, { literal: '"' }]; // to_char's digits need no escaping
+  // to_char's digits need no escaping; a NULL time is `null`.
+  if (as === 'time')
+    return nullable
+      ? [{ sql: `COALESCE('"' || ${sql} || '"', 'null')` }]
+      : [{ literal: '"' }, { sql }, { literal: '"' }];
   const value =
     as === 'text'
       ? `to_json(${sql})`

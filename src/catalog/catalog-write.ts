@@ -44,6 +44,10 @@ const SNAPSHOTS: Record<CatalogTarget, (tx: Tx, id: number) => Promise<Record<st
         categoryId: true,
         price: true,
         stock: true,
+        status: true,
+        publishAt: true,
+        unpublishAt: true,
+        handle: true,
         skus: { select: { skuCode: true, specs: true, price: true, stock: true }, orderBy: { id: 'asc' } },
         images: { select: { url: true, sortOrder: true }, orderBy: { id: 'asc' } },
       },
@@ -121,34 +125,54 @@ export async function catalogWrite<T>(
   return result;
 }
 
-/** One item a multi-item write changed, with the fields its audit entry shows. */
+/** One item a many-item write changed, and how, for its own audit entry. */
 export interface ItemChange {
   id: number;
   changes: Changes;
 }
 
+/** Thrown inside a many-item write that changed nothing, so its transaction ends with no entry to write. */
+class NothingChanged extends Error {
+  constructor(readonly result: unknown) {
+    super('nothing changed');
+  }
+}
+
 /**
- * Runs one write that changes several items at once without touching their search documents (stock
- * adjustments, contract §12.3): one `action` audit entry per item it reports, in its transaction;
- * then the answer cache emptied, as catalogWrite does. It takes no search-index lock: it writes no
- * postings, and so never waits behind a reindexing write.
+ * Runs one write over many items — stock adjustments (§12.3), statuses in bulk (§12.1): one `action`
+ * audit entry per item it reports changed, in its transaction, then the answer cache emptied as
+ * catalogWrite does. A write that changes no item records nothing (its transaction is rolled back,
+ * having changed nothing). Such writes change no search document; the write locks its item rows in id
+ * order, as every many-item write does, so two of them never wait for each other in two orders.
+ * `searchLock`: the catalogue writes' lock first, as catalogWrite takes it (a status change); a stock
+ * adjustment writes no postings and so never queues behind a reindexing write.
  */
 export async function catalogWriteItems<T>(
   ctx: RequestContext,
-  action: `item.${'stock'}`,
+  action: `item.${'stock' | 'status'}`,
   write: (tx: Tx) => Promise<{ result: T; items: ItemChange[] }>,
-  transaction?: (write: (tx: Tx) => Promise<T>) => Promise<T>,
-): Promise<T> {
-  const result = await adminWrite(
-    ctx,
-    async (tx, audit) => {
-      const { result, items } = await write(tx);
-      for (const item of items) audit({ action, target: { type: 'item', id: item.id }, changes: item.changes });
-      // §14's `item.updated` event of each item goes here, in the same transaction, once the event log exists.
-      return result;
-    },
+  {
+    searchLock = false,
     transaction,
-  );
-  ctx.services.catalogCache.invalidate();
-  return result;
+  }: { searchLock?: boolean; transaction?: (write: (tx: Tx) => Promise<T>) => Promise<T> } = {},
+): Promise<T> {
+  try {
+    const result = await adminWrite(
+      ctx,
+      async (tx, audit) => {
+        if (searchLock) await tx.$executeRawUnsafe('SELECT search_index_lock()');
+        const { result, items } = await write(tx);
+        if (items.length === 0) throw new NothingChanged(result);
+        for (const { id, changes } of items) audit({ action, target: { type: 'item', id }, changes });
+        // §14's `item.updated` event of each item goes here, in the same transaction, once the event log exists.
+        return result;
+      },
+      transaction,
+    );
+    ctx.services.catalogCache.invalidate();
+    return result;
+  } catch (err) {
+    if (err instanceof NothingChanged) return err.result as T;
+    throw err;
+  }
 }

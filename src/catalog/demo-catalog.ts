@@ -3,6 +3,7 @@
  * clone shows a working shop: a category tree, ~30 items (some with Chinese names), SKUs, images.
  */
 import type { Prisma } from '../db/database.ts';
+import { freeHandleOfName } from './handles.ts';
 
 interface DemoItem {
   name: string;
@@ -227,6 +228,8 @@ export async function seedDemoCatalog(prisma: Prisma, onSeeding?: () => void, no
           await tx.item.create({
             data: {
               name: item.name,
+              // As the service makes them (the seed writes through Prisma directly).
+              handle: await freeHandleOfName(tx, item.name),
               categoryId: category.id,
               price: item.price,
               stock,

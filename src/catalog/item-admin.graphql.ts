@@ -2,16 +2,9 @@
 import { builder } from '../graphql/builder.ts';
 import { SpecFilterInput, specFilterCost } from '../search/facets.graphql.ts';
 import { pageSizeCost } from '../validation/paging.ts';
-import { ItemPageType, ItemSortType, ItemType } from './item.graphql.ts';
-import { adminItemInput, adminListItemsInput, ITEM_STATUSES } from './item-admin.schema.ts';
+import { ItemPageType, ItemSortType, ItemStatusType, ItemType } from './item.graphql.ts';
+import { adminItemInput, adminListItemsInput } from './item-admin.schema.ts';
 import { findAdminItem, listAdminItemPage } from './item-admin.service.ts';
-
-/** An item's state (contract §12.1). */
-export const ItemStatusType = builder.enumType('ItemStatus', {
-  description:
-    '`draft` (being prepared), `active` (shown, within its schedule) or `archived` (kept, not shown; may be active again).',
-  values: ITEM_STATUSES,
-});
 
 builder.queryFields((t) => ({
   adminItems: t.field({

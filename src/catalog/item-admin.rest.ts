@@ -2,7 +2,7 @@
 import type { RestRoute } from '../rest/route.ts';
 import { specFiltersFromQuery } from '../search/spec-filter.ts';
 import { FACETS_PARAMETER, itemIdOf, REST_FACET_FIELDS, REST_ITEM_FIELDS, SPEC_PARAMETER } from './item.rest.ts';
-import { ITEM_STATUSES } from './item-admin.schema.ts';
+import { ITEM_STATUSES } from './item.schema.ts';
 import { expectedVersionOf, IF_MATCH_HEADER, VERSION_TAG_HEADER, versionTag } from './item-version-tag.ts';
 
 /** `status`: repeatable, REST's spelling of the list argument. */

@@ -4,11 +4,14 @@
  */
 import { z } from 'zod';
 import { INT32_MAX, int, rule, text } from '../validation/rules.ts';
-import { type ListItemsInput, listItemsInput, nullishToUndefined, withDefaultSort } from './item.schema.ts';
-
-/** An item's states (contract §12.1), as the database's `ItemStatus` and GraphQL's enum spell them. */
-export const ITEM_STATUSES = ['draft', 'active', 'archived'] as const;
-export type ItemStatus = (typeof ITEM_STATUSES)[number];
+import {
+  ITEM_STATUSES,
+  type ItemStatus,
+  type ListItemsInput,
+  listItemsInput,
+  nullishToUndefined,
+  withDefaultSort,
+} from './item.schema.ts';
 
 /**
  * The states an admin list shows: the ones asked for, each once, or — none asked for, or all three —

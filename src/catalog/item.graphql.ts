@@ -8,7 +8,14 @@ import { FACETS_COST, FacetsType, SpecFilterInput, specFilterCost } from '../sea
 import { pageSizeCost } from '../validation/paging.ts';
 import { CategoryType } from './category.graphql.ts';
 import { findItem, type ImageRow, type ItemRow, type SkuRow } from './item.repository.ts';
-import { createItemInput, ITEM_SORTS, idempotencyKey, listItemsInput, updateItemInput } from './item.schema.ts';
+import {
+  createItemInput,
+  ITEM_SORTS,
+  ITEM_STATUSES,
+  idempotencyKey,
+  listItemsInput,
+  updateItemInput,
+} from './item.schema.ts';
 import { createItem, deleteItem, type ItemPage, itemFacets, listItemPage, updateItem } from './item.service.ts';
 import { expectedVersion } from './item-admin.schema.ts';
 
@@ -31,6 +38,14 @@ export const ImageType = builder.objectRef<ImageRow>('Image').implement({
   }),
 });
 
+// Lower-case values, as ItemSort and AdminRole (contract §12.1): REST shows the same words.
+export const ItemStatusType = builder.enumType('ItemStatus', {
+  description:
+    '`draft` (being prepared), `active` (public while within its schedule) or `archived` (kept, not shown; may be made ' +
+    '`active` again).',
+  values: ITEM_STATUSES,
+});
+
 // Items are always read whole (item.repository.ts: one statement per item or page), so the relations
 // are on the parent already and need no resolver of their own.
 export const ItemType = builder.objectRef<ItemRow>('Item').implement({
@@ -45,7 +60,28 @@ export const ItemType = builder.objectRef<ItemRow>('Item').implement({
     stock: t.exposeInt('stock'),
     skus: t.expose('skus', { type: [SkuType] }),
     images: t.expose('images', { type: [ImageType] }),
+    // Columns of the row the item is read with, no work of their own: they cost nothing (complexity
+    // 0), so a full page of 100 with every field still costs what contract §7.2 sized the limit by
+    // (two such pages fit under GRAPHQL_MAX_COST's 5000, three do not).
+    status: t.expose('status', { type: ItemStatusType, complexity: 0 }),
+    publishAt: t.expose('publishAt', {
+      type: 'DateTime',
+      nullable: true,
+      complexity: 0,
+      description: 'Public from then on (with status `active`); null: from the start.',
+    }),
+    unpublishAt: t.expose('unpublishAt', {
+      type: 'DateTime',
+      nullable: true,
+      complexity: 0,
+      description: 'Public until then; null: no end.',
+    }),
+    handle: t.exposeString('handle', {
+      complexity: 0,
+      description: 'A unique, URL-safe name (`[a-z0-9]+(-[a-z0-9]+)*`, up to 100 characters), in lower case.',
+    }),
     version: t.exposeInt('version', {
+      complexity: 0,
       description:
         '1 when created, one more with every change of the item, its SKUs or images; `updateItem` and `deleteItem` ' +
         'take it as `expectedVersion` against lost updates (REST: `ETag: "v<version>"`, `If-Match`).',
@@ -116,6 +152,17 @@ const CreateItemInput = builder
       stock: t.int({ required: true, description: '0..2147483647.' }),
       skus: t.field({ type: [SkuInput], required: true, description: 'At most 100.' }),
       images: t.field({ type: [ImageInput], required: true, description: 'At most 20.' }),
+      status: t.field({ type: ItemStatusType, description: 'Default `active`.' }),
+      publishAt: t.field({ type: 'DateTime', description: 'Public from then on; default null (from the start).' }),
+      unpublishAt: t.field({
+        type: 'DateTime',
+        description: 'Public until then; later than `publishAt`. Default null.',
+      }),
+      handle: t.string({
+        description:
+          '`[a-z0-9]+(-[a-z0-9]+)*`, up to 100 characters, not taken by another item (compared case-insensitively, ' +
+          'stored in lower case). Default: made from the name (Chinese as pinyin), numbered `-2`, `-3` … when taken.',
+      }),
     }),
   })
   .validate(createItemInput);
@@ -131,6 +178,13 @@ const UpdateItemInput = builder
       stock: t.int(),
       skus: t.field({ type: [SkuInput] }),
       images: t.field({ type: [ImageInput] }),
+      status: t.field({ type: ItemStatusType }),
+      publishAt: t.field({ type: 'DateTime', description: 'null clears it.' }),
+      unpublishAt: t.field({
+        type: 'DateTime',
+        description: "null clears it; later than `publishAt` (given or the item's).",
+      }),
+      handle: t.string({ description: 'As on creation; not taken by another item.' }),
     }),
   })
   .validate(updateItemInput);

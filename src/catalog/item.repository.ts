@@ -10,7 +10,7 @@ import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, type ItemFilter, type ItemQuery, matchingItems, withClause } from '../search/item-query.ts';
 import { oneWordToken, postingOrder } from '../search/postings.ts';
 import { ITEM_ROW_JSON, jsonArray } from './catalog-json.ts';
-import type { ItemSort } from './item.schema.ts';
+import type { ItemSort, ItemStatus } from './item.schema.ts';
 
 /** A category as answers show it. */
 export interface CategoryRow {
@@ -46,6 +46,11 @@ export interface ItemRow {
   stock: number;
   skus: SkuRow[];
   images: ImageRow[];
+  status: ItemStatus;
+  /** ISO 8601 UTC with milliseconds, or null: no schedule on that side. */
+  publishAt: string | null;
+  unpublishAt: string | null;
+  handle: string;
   /** 1, and one more with every change of the item, its SKUs or images (contract §12.1). */
   version: number;
   /** ISO 8601 UTC with milliseconds. */

@@ -16,7 +16,8 @@ export const REST_ITEM_FIELDS = /* GraphQL */ `
   id name description category_id: categoryId category { id name } price stock
   skus { id sku_code: skuCode specs price stock }
   images { id url sort_order: sortOrder }
-  version created_at: createdAt updated_at: updatedAt`;
+  status publish_at: publishAt unpublish_at: unpublishAt handle version
+  created_at: createdAt updated_at: updatedAt`;
 
 /** The facets of contract §9.2 with REST names. */
 export const REST_FACET_FIELDS = /* GraphQL */ `

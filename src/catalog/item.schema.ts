@@ -7,7 +7,17 @@ import { z } from 'zod';
 import { type SpecFilter, specFilters } from '../search/spec-filter.ts';
 import { money } from '../validation/money.ts';
 import { keywordArg, pageArgs } from '../validation/paging.ts';
-import { httpUrl, INT32_MAX, int, isStorableText, rule, text, UNSTORABLE_TEXT } from '../validation/rules.ts';
+import {
+  httpUrl,
+  INT32_MAX,
+  int,
+  isStorableText,
+  rule,
+  text,
+  timestamp,
+  UNSTORABLE_TEXT,
+} from '../validation/rules.ts';
+import { HANDLE_MAX_LENGTH, HANDLE_PATTERN } from './handles.ts';
 
 export const nullishToUndefined = <T>(v: T | null | undefined) => v ?? undefined;
 
@@ -125,18 +135,55 @@ const images = z
   // An image without a sort order keeps its place in the array.
   .transform((list) => list.map((entry, i) => ({ url: entry.url, sortOrder: entry.sortOrder ?? i })));
 
-export const createItemInput = z.object({
-  name: itemName,
-  description: description.nullish().transform((v) => v ?? ''),
-  categoryId,
-  price: money(),
-  stock,
-  skus,
-  images,
-});
+/** An item's lifecycle states (contract §12.1); only `active` items within their schedule are public. */
+export const ITEM_STATUSES = ['draft', 'active', 'archived'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+const status = z.enum(ITEM_STATUSES, { error: `must be one of ${ITEM_STATUSES.join(', ')}` });
+
+// Compared case-insensitively: stored in lower case, so `Trail-Boot` is `trail-boot`.
+const handle = text()
+  .trim()
+  .toLowerCase()
+  .min(1, rule('must not be empty'))
+  .max(HANDLE_MAX_LENGTH, rule(`must be at most ${HANDLE_MAX_LENGTH} characters`))
+  .regex(HANDLE_PATTERN, rule('must be letters and digits in groups joined by single hyphens (`trail-boot-2`)'));
+
+const moment = timestamp();
+
+/** `publishAt` must come before `unpublishAt` when both are set (contract §12.1). */
+export const scheduleError = (publishAt: Date | null | undefined, unpublishAt: Date | null | undefined) =>
+  publishAt && unpublishAt && publishAt.getTime() >= unpublishAt.getTime()
+    ? { field: 'unpublishAt', message: 'must be later than publishAt' }
+    : undefined;
+
+export const createItemInput = z
+  .object({
+    name: itemName,
+    description: description.nullish().transform((v) => v ?? ''),
+    categoryId,
+    price: money(),
+    stock,
+    skus,
+    images,
+    // Created public unless told otherwise, so the create-then-read flow of §4.4 is unchanged.
+    status: status.nullish().transform((v) => v ?? 'active'),
+    publishAt: moment.nullish().transform((v) => v ?? null),
+    unpublishAt: moment.nullish().transform((v) => v ?? null),
+    // Left out: made from the name (handles.ts).
+    handle: handle.nullish().transform(nullishToUndefined),
+  })
+  .superRefine((input, ctx) => {
+    const error = scheduleError(input.publishAt, input.unpublishAt);
+    if (error) ctx.addIssue({ code: 'custom', path: [error.field], message: error.message });
+  });
 export type CreateItemInput = z.output<typeof createItemInput>;
 
-/** Every field optional; `skus` and `images`, when given, replace the item's whole set. */
+/**
+ * Every field optional; `skus` and `images`, when given, replace the item's whole set; `publishAt`
+ * and `unpublishAt` null clear the schedule (the order of the two is checked against the stored
+ * ones by the service).
+ */
 export const updateItemInput = z.object({
   name: itemName.optional(),
   description: description.nullish().transform(nullishToUndefined),
@@ -145,8 +192,22 @@ export const updateItemInput = z.object({
   stock: stock.optional(),
   skus: skus.optional(),
   images: images.optional(),
+  status: status.nullish().transform(nullishToUndefined),
+  publishAt: moment.nullish(),
+  unpublishAt: moment.nullish(),
+  handle: handle.optional(),
 });
 export type UpdateItemInput = z.output<typeof updateItemInput>;
+
+/** The arguments of `setItemsStatus`: 1..1000 item ids (each once) and the status they get. */
+export const setItemsStatusInput = z.object({
+  ids: z
+    .array(int(1, INT32_MAX, 'must be a positive integer'), { error: 'must be an array' })
+    .min(1, listRule('must have at least 1 entry'))
+    .max(1000, listRule('must have at most 1000 entries'))
+    .transform((ids) => [...new Set(ids)]),
+  status,
+});
 
 export const idempotencyKey = text()
   .min(1, rule('must not be empty'))

@@ -4,7 +4,7 @@
  * Inputs arrive parsed (item.schema.ts, attached to the GraphQL inputs).
  */
 import { actorLabel } from '../auth/request-auth.ts';
-import { isForeignKeyViolation } from '../db/prisma-errors.ts';
+import { isForeignKeyViolation, isUniqueViolationOn } from '../db/prisma-errors.ts';
 import { notFound, validationFailed } from '../errors/app-error.ts';
 import type { RequestContext } from '../request-context.ts';
 import { type Facets, findFacets } from '../search/facets.ts';
@@ -13,9 +13,10 @@ import { compiledKeyword } from '../search/keyword.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
 import { ITEM_ROW_JSON } from './catalog-json.ts';
 import { catalogWrite, type Tx } from './catalog-write.ts';
+import { freeHandleOfName } from './handles.ts';
 import { createOnce } from './idempotency.ts';
 import { findItemJson, findItemPageJson, type ItemRow } from './item.repository.ts';
-import type { CreateItemInput, ListItemsInput, UpdateItemInput } from './item.schema.ts';
+import { type CreateItemInput, type ListItemsInput, scheduleError, type UpdateItemInput } from './item.schema.ts';
 
 /** One page of the public list; a page past the end is empty, with the right total. */
 export async function listItemPage(ctx: RequestContext, input: ListItemsInput): Promise<ItemPage> {
@@ -91,9 +92,25 @@ const asCategoryError = (err: unknown): unknown => (isForeignKeyViolation(err) ?
 const skuRows = (skus: CreateItemInput['skus'], itemPrice: string) =>
   skus.map((s) => ({ skuCode: s.skuCode ?? null, specs: s.specs, price: s.price ?? itemPrice, stock: s.stock }));
 
+const takenHandle = () => validationFailed([{ field: 'handle', message: 'is already taken by another item' }]);
+
+/** A given handle that another item (not `self`) has; handles are stored in lower case, as given ones arrive. */
+async function assertHandleFree(tx: Tx, handle: string, self?: number): Promise<void> {
+  const holder = await tx.item.findUnique({ where: { handle }, select: { id: true } });
+  if (holder && holder.id !== self) throw takenHandle();
+}
+
+/**
+ * Catalogue writes take one lock first (catalog-write.ts), so the handle found free is still free at
+ * the insert — unless a row written without the service took it meanwhile: the unique index refuses
+ * it, and the write is tried again (a generated handle) or answered as taken (a given one).
+ */
+const HANDLE_ATTEMPTS = 3;
+
 /** Writes a new item with its SKUs and images; returns its id. */
 async function insertItem(tx: Tx, input: CreateItemInput): Promise<number> {
   await assertCategoryExists(tx, input.categoryId);
+  if (input.handle !== undefined) await assertHandleFree(tx, input.handle);
   const item = await tx.item.create({
     data: {
       name: input.name,
@@ -101,6 +118,10 @@ async function insertItem(tx: Tx, input: CreateItemInput): Promise<number> {
       categoryId: input.categoryId,
       price: input.price,
       stock: input.stock,
+      status: input.status,
+      publishAt: input.publishAt,
+      unpublishAt: input.unpublishAt,
+      handle: input.handle ?? (await freeHandleOfName(tx, input.name)),
       skus: { createMany: { data: skuRows(input.skus, input.price) } },
       images: { createMany: { data: input.images } },
     },
@@ -120,10 +141,14 @@ export async function createItem(
   const transaction = idempotencyKey
     ? (insert: (tx: Tx) => Promise<number>) => createOnce(ctx, actorLabel(actor), idempotencyKey, input, insert)
     : undefined;
-  try {
-    return await catalogWrite(ctx, CREATED, (tx) => insertItem(tx, input), transaction);
-  } catch (err) {
-    throw asCategoryError(err);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await catalogWrite(ctx, CREATED, (tx) => insertItem(tx, input), transaction);
+    } catch (err) {
+      if (!isUniqueViolationOn(err, 'handle')) throw asCategoryError(err);
+      if (input.handle !== undefined) throw takenHandle();
+      if (attempt === HANDLE_ATTEMPTS) throw err;
+    }
   }
 }
 
@@ -143,9 +168,19 @@ export async function updateItem(
 ): Promise<number> {
   try {
     return await catalogWrite(ctx, { ...UPDATED, id, expectedVersion }, async (tx) => {
-      const current = await tx.item.findUnique({ where: { id }, select: { price: true } });
+      const current = await tx.item.findUnique({
+        where: { id },
+        select: { price: true, publishAt: true, unpublishAt: true },
+      });
       if (!current) throw notFound('item');
+      // The schedule as it will be: a side not given keeps the stored value.
+      const schedule = scheduleError(
+        input.publishAt === undefined ? current.publishAt : input.publishAt,
+        input.unpublishAt === undefined ? current.unpublishAt : input.unpublishAt,
+      );
+      if (schedule) throw validationFailed([schedule]);
       if (input.categoryId !== undefined) await assertCategoryExists(tx, input.categoryId);
+      if (input.handle !== undefined) await assertHandleFree(tx, input.handle, id);
       if (input.skus) {
         await tx.sku.deleteMany({ where: { itemId: id } });
         // A SKU without a price takes the item's (new or current) price.
@@ -165,13 +200,17 @@ export async function updateItem(
           categoryId: input.categoryId,
           price: input.price,
           stock: input.stock,
+          status: input.status,
+          publishAt: input.publishAt,
+          unpublishAt: input.unpublishAt,
+          handle: input.handle,
           updatedAt: new Date(),
         },
       });
       return id;
     });
   } catch (err) {
-    throw asCategoryError(err);
+    throw isUniqueViolationOn(err, 'handle') ? takenHandle() : asCategoryError(err);
   }
 }
 

@@ -38,12 +38,9 @@ export async function adjustStock(ctx: RequestContext, input: AdjustStockInput):
   const { adjustments, allowNegative, idempotencyKey } = input;
   // The operation is part of what the key remembers: a key of an item creation is not one of these.
   const request = { operation: 'adjustStock', adjustments, allowNegative };
-  const answer = await catalogWriteItems<{ skus: SkuRow[] }>(
-    ctx,
-    'item.stock',
-    (tx) => applyAdjustments(tx, input),
-    (write) => answerOnce(ctx, actorLabel(actor), idempotencyKey, request, write),
-  );
+  const answer = await catalogWriteItems<{ skus: SkuRow[] }>(ctx, 'item.stock', (tx) => applyAdjustments(tx, input), {
+    transaction: (write) => answerOnce(ctx, actorLabel(actor), idempotencyKey, request, write),
+  });
   return answer.skus;
 }
 

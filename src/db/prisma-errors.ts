@@ -14,3 +14,13 @@ export const isForeignKeyViolation = (err: unknown) => hasCode(err, 'P2003', 'P2
 
 /** The row to update or delete does not exist (P2025). */
 export const isRecordMissing = (err: unknown) => hasCode(err, 'P2025');
+
+/**
+ * A unique constraint on `column` alone refused the write (a taken item handle). The driver adapters
+ * name it differently: PGlite's by its fields (`["handle"]`), pg's by its index (`items_handle_key`).
+ */
+export function isUniqueViolationOn(err: unknown, column: string): boolean {
+  if (!isUniqueViolation(err)) return false;
+  const meta = JSON.stringify((err as Prisma.PrismaClientKnownRequestError).meta ?? {});
+  return meta.includes(`"${column}"`) || meta.includes(`_${column}_key"`);
+}

@@ -5,22 +5,23 @@
  */
 import { GraphQLError, Kind } from 'graphql';
 import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
+import { parseIsoUtc } from '../validation/rules.ts';
 import { builder } from './builder.ts';
 
 builder.addScalarType('JSONObject', JSONObjectResolver);
 builder.addScalarType('JSON', JSONResolver);
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
-
 builder.scalarType('DateTime', {
   description: 'A point in time: ISO 8601 in UTC with milliseconds (`2026-01-31T12:00:00.000Z`).',
   serialize: (value) => (typeof value === 'string' ? value : value.toISOString()),
   parseValue: (value) => {
-    if (typeof value === 'string' && ISO_UTC.test(value)) return new Date(value);
+    const date = typeof value === 'string' ? parseIsoUtc(value) : undefined;
+    if (date) return date;
     throw new GraphQLError('DateTime must be an ISO 8601 UTC string such as 2026-01-31T12:00:00.000Z.');
   },
   parseLiteral: (ast) => {
-    if (ast.kind === Kind.STRING && ISO_UTC.test(ast.value)) return new Date(ast.value);
+    const date = ast.kind === Kind.STRING ? parseIsoUtc(ast.value) : undefined;
+    if (date) return date;
     throw new GraphQLError('DateTime must be an ISO 8601 UTC string such as 2026-01-31T12:00:00.000Z.');
   },
 });

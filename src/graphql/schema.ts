@@ -4,6 +4,7 @@ import './scalars.ts';
 import '../catalog/category.graphql.ts';
 import '../catalog/item.graphql.ts';
 import '../catalog/item-admin.graphql.ts';
+import '../catalog/item-status.graphql.ts';
 import '../catalog/synonyms.graphql.ts';
 import '../catalog/stock.graphql.ts';
 import '../search/suggestions.graphql.ts';

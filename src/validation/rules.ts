@@ -56,3 +56,28 @@ export const httpUrl = () =>
         return false;
       }
     }, 'must be an http(s) URL');
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+/**
+ * The moment of an ISO 8601 UTC string (`2026-01-31T12:00:00.000Z`), or undefined — also for one
+ * naming no real time (`2030-02-30`, which Date would roll over into March).
+ */
+export function parseIsoUtc(value: string): Date | undefined {
+  if (!ISO_UTC.test(value)) return undefined;
+  const date = new Date(value);
+  return date.toISOString().slice(0, 19) === value.slice(0, 19) ? date : undefined;
+}
+
+/**
+ * A point in time as the DateTime scalar takes it: an ISO 8601 UTC string (REST's raw value) or the
+ * Date the scalar made of one (GraphQL).
+ */
+export const timestamp = () =>
+  z
+    .preprocess(
+      (v) => (typeof v === 'string' ? (parseIsoUtc(v) ?? v) : v),
+      z.date({ error: 'must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00.000Z' }),
+    )
+    // What OpenAPI shows of it (zod cannot describe a preprocessed input by itself).
+    .meta({ type: 'string', format: 'date-time' });

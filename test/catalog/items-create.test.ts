@@ -85,6 +85,11 @@ describe('POST /admin/api/items: success', () => {
         { id: expect.any(Number), url: 'https://cdn.example.com/boot.jpg', sort_order: 0 },
         { id: expect.any(Number), url: 'https://cdn.example.com/boot-side.jpg', sort_order: 5 },
       ],
+      // Contract §12.1: public unless told otherwise, no schedule, a handle made from the name.
+      status: 'active',
+      publish_at: null,
+      unpublish_at: null,
+      handle: expect.stringMatching(/^trail-boot(-\d+)?$/),
       version: 1,
       created_at: expect.stringMatching(ISO_UTC),
       updated_at: expect.stringMatching(ISO_UTC),
@@ -200,13 +205,14 @@ describe('POST /admin/api/items: success', () => {
       created_at: '2000-01-01T00:00:00.000Z',
       updated_at: '2000-01-01T00:00:00.000Z',
       category: { id: 999_005, name: 'Injected' },
-      status: 'deleted',
+      version: 99,
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body.id).not.toBe(999_000);
     expect(res.body.skus[0].id).not.toBe(999_001);
     expect(res.body.images[0].id).not.toBe(999_003);
     expect(res.body.category).toEqual({ id: categoryId, name: 'Shoes' });
+    expect(res.body.version).toBe(1);
     expect(Date.now() - Date.parse(res.body.created_at)).toBeLessThan(60_000);
     expect(Date.now() - Date.parse(res.body.updated_at)).toBeLessThan(60_000);
     expect(await app.db.prisma.item.findUnique({ where: { id: 999_000 } })).toBeNull();

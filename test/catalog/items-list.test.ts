@@ -159,6 +159,11 @@ describe('GET /api/v1/items — shape and defaults', () => {
               sort_order: 2,
             },
           ],
+          // Contract §12.1: a row written without the service is active, unscheduled, with the database's handle.
+          status: 'active',
+          publish_at: null,
+          unpublish_at: null,
+          handle: boot.handle,
           version: 1,
           created_at: '2030-01-02T00:00:00.000Z',
           updated_at: boot.updatedAt.toISOString(),

@@ -137,6 +137,10 @@ export function restItemOf(item: StoredItem) {
       stock: s.stock,
     })),
     images: item.images.map((i) => ({ id: i.id, url: i.url, sort_order: i.sortOrder })),
+    status: item.status,
+    publish_at: item.publishAt?.toISOString() ?? null,
+    unpublish_at: item.unpublishAt?.toISOString() ?? null,
+    handle: item.handle,
     version: item.version,
     created_at: item.createdAt.toISOString(),
     updated_at: item.updatedAt.toISOString(),
@@ -146,7 +150,8 @@ export function restItemOf(item: StoredItem) {
 /** Every Item field GraphQL offers (contract §5), for parity checks. */
 export const ITEM_GQL_FIELDS = /* GraphQL */ `
   id name description categoryId category { id name parentId sortOrder } price stock
-  skus { id skuCode specs price stock } images { id url sortOrder } version createdAt updatedAt`;
+  skus { id skuCode specs price stock } images { id url sortOrder }
+  status publishAt unpublishAt handle version createdAt updatedAt`;
 
 /**
  * A REST Item renamed to GraphQL's camelCase, with the category's extra GraphQL fields taken from
@@ -174,6 +179,10 @@ export function graphqlItemOfRest(rest: any, category: { parentId: number | null
       stock: s.stock,
     })),
     images: rest.images.map((i: any) => ({ id: i.id, url: i.url, sortOrder: i.sort_order })),
+    status: rest.status,
+    publishAt: rest.publish_at,
+    unpublishAt: rest.unpublish_at,
+    handle: rest.handle,
     version: rest.version,
     createdAt: rest.created_at,
     updatedAt: rest.updated_at,

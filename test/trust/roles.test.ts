@@ -65,6 +65,7 @@ const CONTRACT_OPERATIONS: Record<string, string> = {
   createItem: 'catalogWrite',
   updateItem: 'catalogWrite',
   deleteItem: 'catalogWrite',
+  setItemsStatus: 'catalogWrite', // §12.1
   createCategory: 'catalogWrite',
   updateCategory: 'catalogWrite',
   deleteCategory: 'catalogWrite',
