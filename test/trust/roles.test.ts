@@ -66,6 +66,7 @@ const CONTRACT_OPERATIONS: Record<string, string> = {
   updateItem: 'catalogWrite',
   deleteItem: 'catalogWrite',
   setItemsStatus: 'catalogWrite', // §12.1
+  adjustStock: 'catalogWrite', // §12.3
   createCategory: 'catalogWrite',
   updateCategory: 'catalogWrite',
   deleteCategory: 'catalogWrite',
