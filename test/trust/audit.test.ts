@@ -257,6 +257,8 @@ describe('every kind of entry', () => {
     'api_key.revoke',
     'synonym_group.save',
     'synonym_group.delete',
+    'item.status', // §12.1
+    'item.stock', // §12.3
   ];
 
   it('when the remaining writes run (password, two-factor on / off / reset, key revoked), then the log holds every action of contract §10.2', async () => {
@@ -272,6 +274,17 @@ describe('every kind of entry', () => {
     await gql('mutation ($id: Int!) { resetTotp(adminId: $id) }', { id });
     const key = await createApiKeyAs(app, owner, { name: 'Short-lived', role: 'viewer' });
     await gql('mutation ($id: Int!) { revokeApiKey(id: $id) }', { id: key.id });
+    const category = await app.db.prisma.category.create({ data: { name: 'All kinds' } });
+    const created = await postItem(app, owner, itemBody(category.id, { name: 'All kinds boot' }));
+    expect(created.status, created.text).toBe(201);
+    const item = created.body as { id: number; skus: Array<{ id: number }> };
+    await gql('mutation ($ids: [Int!]!) { setItemsStatus(ids: $ids, status: archived) }', { ids: [item.id] });
+    await gql(
+      'mutation ($a: [StockAdjustmentInput!]!) { adjustStock(adjustments: $a, idempotencyKey: "audit-all-kinds") { id } }',
+      {
+        a: [{ skuId: item.skus[0]!.id, delta: 1 }],
+      },
+    );
 
     const seen = new Set((await app.db.prisma.auditEntry.findMany({ select: { action: true } })).map((e) => e.action));
     expect(CONTRACT_ACTIONS.filter((a) => !seen.has(a))).toEqual([]);
