@@ -1,8 +1,8 @@
 /** The admin's item reads (contract §12.2): every state, by list, id or handle. */
 import { builder } from '../graphql/builder.ts';
-import { SpecFilterInput, specFilterCost } from '../search/facets.graphql.ts';
+import { specFilterCost } from '../search/facets.graphql.ts';
 import { pageSizeCost } from '../validation/paging.ts';
-import { ItemPageType, ItemSortType, ItemStatusType, ItemType } from './item.graphql.ts';
+import { ItemPageType, ItemStatusType, ItemType, listItemsArgs } from './item.graphql.ts';
 import { adminItemInput, adminListItemsInput } from './item-admin.schema.ts';
 import { findAdminItem, listAdminItemPage } from './item-admin.service.ts';
 
@@ -22,18 +22,7 @@ builder.queryFields((t) => ({
           required: { list: false, items: true },
           description: 'The states to show (REST: repeatable `status`); default all three.',
         }),
-        page: t.arg.int({ description: 'Page number, from 1; default 1.' }),
-        limit: t.arg.int({ description: '1..100, default 20.' }),
-        categoryId: t.arg.int({ description: 'A category id; items of its sub-categories are included.' }),
-        keyword: t.arg.string({ description: 'As `items`: trimmed, at most 100 characters.' }),
-        sort: t.arg({ type: ItemSortType, description: 'Default `relevance` with a keyword, else `newest`.' }),
-        minPrice: t.arg({ type: 'Money', description: 'Inclusive; not above `maxPrice`.' }),
-        maxPrice: t.arg({ type: 'Money', description: 'Inclusive.' }),
-        inStock: t.arg.boolean({ description: '`true`: only items with stock > 0; `false`: no filter.' }),
-        specs: t.arg({
-          type: [SpecFilterInput],
-          description: 'At most 10 names: an item matches when one SKU has, for every name, one of its values.',
-        }),
+        ...listItemsArgs(),
       },
       adminListItemsInput,
     ),

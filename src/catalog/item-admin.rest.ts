@@ -1,7 +1,7 @@
 /** REST routes of contract §12.2: the admin's item list, item, change and delete, each a GraphQL operation. */
 import type { RestRoute } from '../rest/route.ts';
 import { specFiltersFromQuery } from '../search/spec-filter.ts';
-import { FACETS_PARAMETER, itemIdOf, REST_FACET_FIELDS, REST_ITEM_FIELDS, SPEC_PARAMETER } from './item.rest.ts';
+import { FACETS_PARAMETER, itemIdOf, itemListDocument, REST_ITEM_FIELDS, SPEC_PARAMETER } from './item.rest.ts';
 import { ITEM_STATUSES } from './item.schema.ts';
 import { expectedVersionOf, IF_MATCH_HEADER, VERSION_TAG_HEADER, versionTag } from './item-version-tag.ts';
 
@@ -27,20 +27,7 @@ export const itemAdminRoutes: RestRoute[] = [
     summary:
       'List items in every state (draft, active, archived) with the public list’s filters, orders and facets (admin)',
     tag: 'Catalogue administration',
-    document: /* GraphQL */ `
-      query RestAdminItems(
-        $status: [ItemStatus!], $page: Int, $limit: Int, $categoryId: Int, $keyword: String, $sort: ItemSort,
-        $minPrice: Money, $maxPrice: Money, $inStock: Boolean, $specs: [SpecFilter!], $facets: Boolean = false
-      ) {
-        adminItems(
-          status: $status, page: $page, limit: $limit, categoryId: $categoryId, keyword: $keyword, sort: $sort,
-          minPrice: $minPrice, maxPrice: $maxPrice, inStock: $inStock, specs: $specs
-        ) {
-          items { ${REST_ITEM_FIELDS} }
-          page limit total total_pages: totalPages
-          facets @include(if: $facets) { ${REST_FACET_FIELDS} }
-        }
-      }`,
+    document: itemListDocument('RestAdminItems', 'adminItems', { status: '[ItemStatus!]' }),
     input: { from: 'query' },
     variables: (req) => ({ status: req.queryAll('status'), specs: specFiltersFromQuery(req.queryAll('spec')) }),
     queryParameters: [STATUS_PARAMETER, SPEC_PARAMETER, FACETS_PARAMETER],

@@ -189,6 +189,30 @@ const UpdateItemInput = builder
   })
   .validate(updateItemInput);
 
+/**
+ * The list's arguments (contract §4.1, §8.2, §9): `items`, and `adminItems` with `status` besides. Made
+ * anew for each field: an argument belongs to one field (its validation is attached to it).
+ */
+export const listItemsArgs = () =>
+  builder.args((t) => ({
+    page: t.int({ description: 'Page number, from 1; default 1.' }),
+    limit: t.int({ description: '1..100, default 20.' }),
+    categoryId: t.int({ description: 'A category id; items of its sub-categories are included.' }),
+    keyword: t.string({
+      description:
+        'Trimmed, at most 100 characters. Every term must be found (Chinese by dictionary words; the last word may ' +
+        'be the start of one); an item whose name contains the whole keyword always matches (`%` and `_` literal).',
+    }),
+    sort: t.field({ type: ItemSortType, description: 'Default `relevance` with a keyword, else `newest`.' }),
+    minPrice: t.field({ type: 'Money', description: 'Inclusive; not above `maxPrice`.' }),
+    maxPrice: t.field({ type: 'Money', description: 'Inclusive.' }),
+    inStock: t.boolean({ description: '`true`: only items with stock > 0; `false`: no filter.' }),
+    specs: t.field({
+      type: [SpecFilterInput],
+      description: 'At most 10 names: an item matches when one SKU has, for every name, one of its values.',
+    }),
+  }));
+
 builder.queryFields((t) => ({
   items: t.field({
     type: ItemPageType,
@@ -199,27 +223,7 @@ builder.queryFields((t) => ({
       'Items. Public. `keyword` searches names, category paths, SKU codes and specs, and descriptions, in Chinese, ' +
       'pinyin and with synonyms (contract §9.1), best match first; without one, newest first. `categoryId` includes ' +
       'sub-categories; `specs` keeps items with one SKU matching every named spec; `total` counts what the filters match.',
-    args: t.validate(
-      {
-        page: t.arg.int({ description: 'Page number, from 1; default 1.' }),
-        limit: t.arg.int({ description: '1..100, default 20.' }),
-        categoryId: t.arg.int({ description: 'A category id; items of its sub-categories are included.' }),
-        keyword: t.arg.string({
-          description:
-            'Trimmed, at most 100 characters. Every term must be found (Chinese by dictionary words; the last word may ' +
-            'be the start of one); an item whose name contains the whole keyword always matches (`%` and `_` literal).',
-        }),
-        sort: t.arg({ type: ItemSortType, description: 'Default `relevance` with a keyword, else `newest`.' }),
-        minPrice: t.arg({ type: 'Money', description: 'Inclusive; not above `maxPrice`.' }),
-        maxPrice: t.arg({ type: 'Money', description: 'Inclusive.' }),
-        inStock: t.arg.boolean({ description: '`true`: only items with stock > 0; `false`: no filter.' }),
-        specs: t.arg({
-          type: [SpecFilterInput],
-          description: 'At most 10 names: an item matches when one SKU has, for every name, one of its values.',
-        }),
-      },
-      listItemsInput,
-    ),
+    args: t.validate(listItemsArgs(), listItemsInput),
     resolve: (_root, args, ctx) => listItemPage(ctx, args),
   }),
   item: t.field({

@@ -20,7 +20,7 @@ export const REST_ITEM_FIELDS = /* GraphQL */ `
   created_at: createdAt updated_at: updatedAt`;
 
 /** The facets of contract §9.2 with REST names. */
-export const REST_FACET_FIELDS = /* GraphQL */ `
+const REST_FACET_FIELDS = /* GraphQL */ `
   categories { id name parent_id: parentId count }
   price { min max buckets { from to count } }
   specs { name values { value count } }
@@ -98,6 +98,33 @@ export function itemIdOf(req: RestRequest): { id: number } {
   return { id };
 }
 
+/**
+ * A list route's operation: `field` (`items`, `adminItems`) with every argument of the list (§4.1,
+ * §8.2, §9) and `extra` ones (`status`), the page in REST's names, its facets when `facets=true`.
+ */
+export function itemListDocument(operation: string, field: string, extra: Record<string, string> = {}): string {
+  const declared = Object.entries(extra)
+    .map(([name, type]) => `$${name}: ${type}, `)
+    .join('');
+  const passed = Object.keys(extra)
+    .map((name) => `${name}: $${name}, `)
+    .join('');
+  return /* GraphQL */ `
+      query ${operation}(
+        ${declared}$page: Int, $limit: Int, $categoryId: Int, $keyword: String, $sort: ItemSort,
+        $minPrice: Money, $maxPrice: Money, $inStock: Boolean, $specs: [SpecFilter!], $facets: Boolean = false
+      ) {
+        ${field}(
+          ${passed}page: $page, limit: $limit, categoryId: $categoryId, keyword: $keyword, sort: $sort,
+          minPrice: $minPrice, maxPrice: $maxPrice, inStock: $inStock, specs: $specs
+        ) {
+          items { ${REST_ITEM_FIELDS} }
+          page limit total total_pages: totalPages
+          facets @include(if: $facets) { ${REST_FACET_FIELDS} }
+        }
+      }`;
+}
+
 export const itemRoutes: RestRoute[] = [
   {
     method: 'GET',
@@ -106,20 +133,7 @@ export const itemRoutes: RestRoute[] = [
       'List or search items: keyword (Chinese, pinyin, synonyms; best match first), category (with sub-categories), ' +
       'price range, stock, SKU specs; facets on request',
     tag: 'Catalogue',
-    document: /* GraphQL */ `
-      query RestItems(
-        $page: Int, $limit: Int, $categoryId: Int, $keyword: String, $sort: ItemSort,
-        $minPrice: Money, $maxPrice: Money, $inStock: Boolean, $specs: [SpecFilter!], $facets: Boolean = false
-      ) {
-        items(
-          page: $page, limit: $limit, categoryId: $categoryId, keyword: $keyword, sort: $sort,
-          minPrice: $minPrice, maxPrice: $maxPrice, inStock: $inStock, specs: $specs
-        ) {
-          items { ${REST_ITEM_FIELDS} }
-          page limit total total_pages: totalPages
-          facets @include(if: $facets) { ${REST_FACET_FIELDS} }
-        }
-      }`,
+    document: itemListDocument('RestItems', 'items'),
     input: { from: 'query' },
     // `spec=color:red&spec=size:42` (repeatable) is GraphQL's `specs: [{name, values}]`.
     variables: (req) => ({ specs: specFiltersFromQuery(req.queryAll('spec')) }),
