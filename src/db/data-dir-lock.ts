@@ -76,7 +76,7 @@ function pidSpace(): { boot?: string; pidNs?: string } {
 }
 
 /** True when `pid` names a running process in our PID namespace (EPERM: running, but not ours to signal). */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

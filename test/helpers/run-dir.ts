@@ -7,21 +7,12 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isRunning } from '../../src/db/data-dir-lock.ts';
 
 /** Where the test workers find the run's directory. */
 export const RUN_DIR_ENV = 'SHOP_TEST_RUN_DIR';
 
 const PREFIX = 'shop-test-run-';
-
-/** True when `pid` names a running process (EPERM: running, but not ours to signal). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Makes this run's directory, after removing those of earlier runs that ended without their teardown. */
 export function makeRunDir(): string {
