@@ -6,6 +6,7 @@
 
 import type { KeywordSearch } from './keyword.ts';
 import { type KeywordSql, keywordSql, type Param } from './keyword-sql.ts';
+import { type Visibility, visibilitySql } from './visibility.ts';
 
 /** One spec filter: an item matches when one SKU has, for every name, one of its values. */
 export interface SpecFilter {
@@ -22,6 +23,8 @@ export interface ItemFilter {
   /** Only items with stock > 0. */
   inStock?: true;
   specs?: SpecFilter[];
+  /** Which items may match at all (visibility.ts); default: those the public sees now. */
+  visibility?: Visibility;
 }
 
 /** Each filter as a condition on `i` (items) — the facets count with all but one of them at a time. */
@@ -36,6 +39,8 @@ export interface ItemQuery {
   stock?: string;
   /** Per spec filter, its name and its condition on a SKU `s` (the facets drop one name at a time). */
   specs: Array<{ name: string; onSku: string }>;
+  /** Which items may match (not a filter the facets drop: every count holds it); none: every item. */
+  visibility?: string;
 }
 
 /** A SKU `s` has spec `name` with one of `values` (names and values compared case-insensitively, trimmed). */
@@ -53,7 +58,7 @@ export function compileItemQuery(filter: ItemFilter, params: unknown[] = []): It
     params.push(value);
     return `$${params.length}`;
   };
-  const query: ItemQuery = { params, p, ctes: [], specs: [] };
+  const query: ItemQuery = { params, p, ctes: [], specs: [], visibility: visibilitySql(filter.visibility, p) };
   if (filter.categoryId !== undefined) {
     query.ctes.push(`tree AS (
       SELECT id FROM categories WHERE id = ${p(filter.categoryId)}
@@ -81,7 +86,7 @@ export const SUMMARIES = ' LEFT JOIN item_spec_summaries ss ON ss.item_id = i.id
 
 /**
  * `FROM … WHERE …` of the matching items: every filter, or (`keywordOnly`, for the facets, which hold
- * the other filters as flags) the keyword alone. With a keyword, the documents `d` are joined and each
+ * the other filters as flags) the keyword alone — and always the visibility. With a keyword, the documents `d` are joined and each
  * term's tier is the LATERAL `t`. `specSummaries` joins each item's spec summary `ss`.
  */
 export function matchingItems(query: ItemQuery, { keywordOnly = false, specSummaries = false } = {}): string {
@@ -93,6 +98,7 @@ export function matchingItems(query: ItemQuery, { keywordOnly = false, specSumma
     conditions.push(query.keyword.candidates, query.keyword.matches);
   }
   if (specSummaries) from += SUMMARIES;
+  if (query.visibility) conditions.push(query.visibility);
   if (!keywordOnly) {
     const specs = someSku(query.specs.map((f) => f.onSku));
     for (const condition of [query.category, query.price, query.stock, specs])
