@@ -74,11 +74,18 @@ $$;
 -- be shown, or `unpublish_at` of a shown one; in the past when one is overdue; NULL when none waits.
 -- (An item whose flag lags its rule for another reason — a write committed after its own publish time
 -- — is overdue as well, so the flip catches it.)
+-- Each part walks its index in time order and stops at the first row (LEAST skips a NULL).
 CREATE FUNCTION "item_visibility_due"() RETURNS TIMESTAMPTZ LANGUAGE sql STABLE AS $$
   SELECT LEAST(
-    (SELECT min(COALESCE(publish_at, '-infinity')) FROM "items"
-      WHERE NOT visible AND status = 'active' AND (unpublish_at IS NULL OR unpublish_at > now())),
-    (SELECT min(unpublish_at) FROM "items" WHERE visible AND unpublish_at IS NOT NULL))
+    (SELECT publish_at FROM "items"
+      WHERE NOT visible AND status = 'active' AND publish_at IS NOT NULL
+        AND (unpublish_at IS NULL OR unpublish_at > now())
+      ORDER BY publish_at LIMIT 1),
+    (SELECT '-infinity'::timestamptz FROM "items"
+      WHERE NOT visible AND status = 'active' AND publish_at IS NULL
+        AND (unpublish_at IS NULL OR unpublish_at > now())
+      LIMIT 1),
+    (SELECT unpublish_at FROM "items" WHERE visible AND unpublish_at IS NOT NULL ORDER BY unpublish_at LIMIT 1))
 $$;
 
 -- Sets the flags of every item whose schedule has passed; returns how many changed. Safe to run from
@@ -109,6 +116,14 @@ $$;
 -- CreateIndex
 CREATE INDEX "items_visible_status_publish_at_idx" ON "items"("visible", "status", "publish_at");
 CREATE INDEX "items_visible_unpublish_at_idx" ON "items"("visible", "unpublish_at");
+
+-- The price indexes with the flag as their last column: a price range's count (of visible items) stays
+-- an index-only scan, as before. (The other orders' pages visit each row anyway, for the answer.)
+-- DropIndex / CreateIndex
+DROP INDEX "items_price_asc_idx";
+CREATE INDEX "items_price_asc_idx" ON "items"("price", "id" DESC, "visible");
+DROP INDEX "items_price_desc_idx";
+CREATE INDEX "items_price_desc_idx" ON "items"("price" DESC, "id" DESC, "visible");
 
 -- The one-word index with the flag as its last column (tested in the index, as `in_name`). On a large
 -- catalogue build it beforehand without blocking writes (`CREATE INDEX CONCURRENTLY
