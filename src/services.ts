@@ -45,6 +45,9 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** Catalogue notifications (their payloads) after which the next schedule time is looked up again. */
+const MAY_MOVE_SCHEDULE = new Set(['items', 'reindex', '']);
+
 export async function buildServices(config: Config, log: Logger, db: Database, metrics: Metrics): Promise<Services> {
   const secrets = await resolveJwtSecrets(config);
   const tokens: TokenSystems = {
@@ -64,11 +67,11 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
   // A schedule passing is a catalogue change without a write (contract §12.1): its own timer.
   const schedule = watchVisibilitySchedule(db.sql, () => catalogCache.invalidate(), log);
   // Every instance hears every catalogue change (a trigger notifies, also for writes from elsewhere);
-  // a change may move the next schedule time.
+  // a change of items (the payload names the table) may move the next schedule time.
   const stopListening = await db.listen(CATALOG_CHANNEL, {
-    onNotify: () => {
+    onNotify: (payload) => {
       catalogCache.invalidate();
-      schedule.refresh();
+      if (MAY_MOVE_SCHEDULE.has(payload)) schedule.refresh();
     },
     onHealth: (listening) => {
       catalogCache.channelHealth(listening);

@@ -73,18 +73,15 @@ $$;
 -- When the next flag changes without a write: the earliest `publish_at` of an active item waiting to
 -- be shown, or `unpublish_at` of a shown one; in the past when one is overdue; NULL when none waits.
 -- (An item whose flag lags its rule for another reason — a write committed after its own publish time
--- — is overdue as well, so the flip catches it.)
--- Each part walks its index in time order and stops at the first row (LEAST skips a NULL).
+-- — is overdue as well, so the flip catches it. A hidden active item without a publish time was hidden
+-- by its unpublish time, which stays passed.) Each part walks its index in time order and stops at the
+-- first row (LEAST skips a NULL).
 CREATE FUNCTION "item_visibility_due"() RETURNS TIMESTAMPTZ LANGUAGE sql STABLE AS $$
   SELECT LEAST(
     (SELECT publish_at FROM "items"
       WHERE NOT visible AND status = 'active' AND publish_at IS NOT NULL
         AND (unpublish_at IS NULL OR unpublish_at > now())
       ORDER BY publish_at LIMIT 1),
-    (SELECT '-infinity'::timestamptz FROM "items"
-      WHERE NOT visible AND status = 'active' AND publish_at IS NULL
-        AND (unpublish_at IS NULL OR unpublish_at > now())
-      LIMIT 1),
     (SELECT unpublish_at FROM "items" WHERE visible AND unpublish_at IS NOT NULL ORDER BY unpublish_at LIMIT 1))
 $$;
 
@@ -104,7 +101,7 @@ BEGIN
     RETURN 0;
   END IF;
   UPDATE "items" SET visible = "item_visible"(status, publish_at, unpublish_at, now())
-   WHERE (NOT visible AND status = 'active' AND COALESCE(publish_at, '-infinity') <= now()
+   WHERE (NOT visible AND status = 'active' AND publish_at <= now()
           AND (unpublish_at IS NULL OR unpublish_at > now()))
       OR (visible AND unpublish_at <= now());
   GET DIAGNOSTICS flipped = ROW_COUNT;
