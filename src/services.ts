@@ -95,7 +95,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     metrics,
     searchSlots: createSearchSlots(config.searchConcurrencyPerClient),
     close: async () => {
-      await schedule.stop();
+      schedule.stop();
       await stopListening();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

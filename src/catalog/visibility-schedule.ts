@@ -19,8 +19,8 @@ const RETRY_MS = 1000;
 export interface VisibilitySchedule {
   /** Looks up the next schedule time again (after a catalogue change; concurrent calls share one look-up). */
   refresh(): void;
-  /** Stops the timer and waits for a look-up under way. */
-  stop(): Promise<void>;
+  /** Stops the timer; a look-up under way ends quietly (a shutdown never waits for it). */
+  stop(): void;
 }
 
 /**
@@ -57,6 +57,7 @@ export function watchVisibilitySchedule(
 
   async function lookAndFlip(): Promise<void> {
     let wait = await untilDue();
+    if (stopped) return;
     if (wait !== null && wait <= 0) {
       const [row] = await sql.query<{ flipped: number }>('SELECT item_visibility_flip() AS flipped');
       onBoundary();
@@ -82,6 +83,8 @@ export function watchVisibilitySchedule(
         if (failing) log.info('catalogue schedule watched again');
         failing = false;
       } catch (err) {
+        // Stopped meanwhile: the database may be closing under the look-up.
+        if (stopped) return;
         if (!failing) log.warn({ err }, 'catalogue schedule not readable; trying again every second');
         failing = true;
         arm(RETRY_MS);
@@ -102,10 +105,9 @@ export function watchVisibilitySchedule(
 
   return {
     refresh,
-    stop: async () => {
+    stop: () => {
       stopped = true;
       clearTimeout(timer);
-      await running;
     },
   };
 }
