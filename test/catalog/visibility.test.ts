@@ -6,6 +6,10 @@
  * passes every instance answers accordingly within 1 s, cache on, without any write.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findItem, findItemPage } from '../../src/catalog/item.repository.ts';
+import { findFacets } from '../../src/search/facets.ts';
+import { compiledKeyword } from '../../src/search/keyword.ts';
+import { EVERY_STATUS, type Visibility } from '../../src/search/visibility.ts';
 import { expectProblem, withoutRequestId } from '../helpers/accounts.ts';
 import { makeCategory, makeItem } from '../helpers/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -184,6 +188,54 @@ describe('every public read shows visible items only', () => {
     await app.catalogNotificationsHeard();
     expect(ids((await list('keyword=zorblat')).items)).toEqual(shown);
     expect((await list('keyword=zorblat')).total).toBe(shown.length);
+  });
+});
+
+describe('the same reads over statuses, for admin reads (visibility is a parameter of the read)', () => {
+  let app: TestApp;
+  const byStatus = new Map<string, number>();
+
+  beforeAll(async () => {
+    app = await startTestApp({ CATALOG_CACHE_MB: '0' });
+    const categoryId = (await makeCategory(app, { name: 'Stockroom' })).id;
+    const states: Array<[string, State]> = [
+      ['draft', { status: 'draft' }],
+      ['archived', { status: 'archived' }],
+      ['active', {}],
+      ['scheduled', { publishAt: inMs(HOUR) }],
+    ];
+    for (const [label, state] of states) {
+      byStatus.set(label, await makeItemIn(app, categoryId, `Glimmerwick ${label}`, state));
+    }
+  });
+  afterAll(() => app?.close());
+
+  const expected = (...labels: string[]) => labels.map((l) => byStatus.get(l)!).sort((a, b) => a - b);
+
+  it('when a page, a search (one word or more), the facets or one item are read over statuses, then items of those statuses, whatever their schedule', async () => {
+    const cases: Array<[Visibility | undefined, number[]]> = [
+      [undefined, expected('active')],
+      ['public', expected('active')],
+      [EVERY_STATUS, expected('draft', 'archived', 'active', 'scheduled')],
+      [['draft'], expected('draft')],
+      [['active'], expected('active', 'scheduled')],
+      [['archived', 'draft'], expected('draft', 'archived')],
+    ];
+    for (const [visibility, want] of cases) {
+      const label = JSON.stringify(visibility);
+      for (const keyword of [undefined, 'glimmerwick', 'glimmerwick d']) {
+        const search = keyword ? compiledKeyword(keyword) : undefined;
+        const page = await findItemPage(app.db.sql, { search, visibility }, keyword ? 'relevance' : 'newest', 100, 0);
+        const matching = keyword === 'glimmerwick d' ? want.filter((id) => id === byStatus.get('draft')) : want;
+        expect(ids(page.items), `${label} ${keyword}`).toEqual(matching);
+        expect(page.total, `${label} ${keyword}`).toBe(matching.length);
+      }
+      const facets = await findFacets(app.db.sql, { search: compiledKeyword('glimmerwick'), visibility });
+      expect(facets.inStock, label).toBe(want.length);
+      for (const [, id] of byStatus) {
+        expect(Boolean(await findItem(app.db.sql, id, visibility)), `${label} ${id}`).toBe(want.includes(id));
+      }
+    }
   });
 });
 
