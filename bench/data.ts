@@ -132,7 +132,7 @@ const COUNT_TRIGGERS = 'ALTER TABLE search_postings DISABLE TRIGGER USER';
 const RECOUNT = `BEGIN;
   ALTER TABLE search_postings ENABLE TRIGGER USER;
   TRUNCATE search_token_counts;
-  INSERT INTO search_token_counts (token, items) SELECT token, count(*)::int FROM search_postings GROUP BY token;
+  INSERT INTO search_token_counts (token, items) SELECT token, count(*)::int FROM search_postings WHERE visible GROUP BY token;
   COMMIT`;
 
 /**

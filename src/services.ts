@@ -9,6 +9,7 @@ import { type PasswordHasher, passwordHasher } from './auth/password.ts';
 import { createTokenSystem, type TokenSystems } from './auth/token-system.ts';
 import { createWxClient, type WxClient } from './auth/wx-client.ts';
 import { CATALOG_CHANNEL, CatalogCache } from './catalog/catalog-cache.ts';
+import { watchVisibilitySchedule } from './catalog/visibility-schedule.ts';
 import type { Config } from './config/config.ts';
 import { resolveJwtSecrets } from './config/dev-secrets.ts';
 import type { Database } from './db/database.ts';
@@ -44,6 +45,9 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** Catalogue notifications (their payloads) after which the next schedule time is looked up again. */
+const MAY_MOVE_SCHEDULE = new Set(['items', 'reindex', '']);
+
 export async function buildServices(config: Config, log: Logger, db: Database, metrics: Metrics): Promise<Services> {
   const secrets = await resolveJwtSecrets(config);
   const tokens: TokenSystems = {
@@ -60,11 +64,22 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     log,
     metrics.catalogCache,
   );
-  // Every instance hears every catalogue change (a trigger notifies, also for writes from elsewhere).
+  // A schedule passing is a catalogue change without a write (contract §12.1): its own timer.
+  const schedule = watchVisibilitySchedule(db.sql, () => catalogCache.invalidate(), log);
+  // Every instance hears every catalogue change (a trigger notifies, also for writes from elsewhere);
+  // a change of items (the payload names the table) may move the next schedule time.
   const stopListening = await db.listen(CATALOG_CHANNEL, {
-    onNotify: () => catalogCache.invalidate(),
-    onHealth: (listening) => catalogCache.channelHealth(listening),
+    onNotify: (payload) => {
+      catalogCache.invalidate();
+      if (MAY_MOVE_SCHEDULE.has(payload)) schedule.refresh();
+    },
+    onHealth: (listening) => {
+      catalogCache.channelHealth(listening);
+      // Heard again: what was missed meanwhile may have moved it.
+      if (listening) schedule.refresh();
+    },
   });
+  schedule.refresh();
   return {
     config,
     tokens,
@@ -80,6 +95,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     metrics,
     searchSlots: createSearchSlots(config.searchConcurrencyPerClient),
     close: async () => {
+      schedule.stop();
       await stopListening();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

@@ -5,6 +5,7 @@
  * VERSION_CONFLICT on their next write.
  */
 import type { RequestContext } from '../request-context.ts';
+import { EVERY_STATUS } from '../search/visibility.ts';
 import { pageOf, pageWindow } from '../validation/paging.ts';
 import { ITEM_ROW_JSON } from './catalog-json.ts';
 import { findItemInAnyState, findItemPageJson, type ItemRow } from './item.repository.ts';
@@ -14,8 +15,8 @@ import type { AdminListItemsInput } from './item-admin.schema.ts';
 /** One page of the admin list: the public list's filters and order over the states asked for. */
 export async function listAdminItemPage(ctx: RequestContext, input: AdminListItemsInput): Promise<ItemPage> {
   const { page, limit, sort, status } = input;
-  // The one place the admin list says which states it shows (search/item-query.ts `scope`).
-  const filter = { ...(await itemFilterOf(ctx, input)), statuses: status ?? undefined };
+  // The one place the admin list says which items it shows: every state, or the ones asked for.
+  const filter = { ...(await itemFilterOf(ctx, input)), visibility: status ?? EVERY_STATUS };
   const { offset } = pageWindow({ page, limit });
   const read = () => findItemPageJson(ctx.db.sql, filter, sort ?? 'newest', limit, offset, ITEM_ROW_JSON);
   // Spec filters test every SKU of every match: a costly search, bounded per client as the public list's.

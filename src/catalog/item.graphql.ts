@@ -5,6 +5,7 @@ import { ONCE_COST } from '../graphql/cost-limit.ts';
 import { pageType } from '../graphql/page-type.ts';
 import type { RequestContext } from '../request-context.ts';
 import { FACETS_COST, FacetsType, SpecFilterInput, specFilterCost } from '../search/facets.graphql.ts';
+import { EVERY_STATUS } from '../search/visibility.ts';
 import { pageSizeCost } from '../validation/paging.ts';
 import { CategoryType } from './category.graphql.ts';
 import { findItem, type ImageRow, type ItemRow, type SkuRow } from './item.repository.ts';
@@ -116,9 +117,9 @@ builder.objectField(ItemPageType, 'facets', (t) =>
   }),
 );
 
-/** The item just written, read back the way every read sees it. */
+/** The item just written, read back the way every read sees it — whatever its status or schedule. */
 async function written(ctx: RequestContext, id: number): Promise<ItemRow> {
-  const item = await findItem(ctx.db.sql, id);
+  const item = await findItem(ctx.db.sql, id, EVERY_STATUS);
   // Deleted in the meantime — or, for an Idempotency-Key replay, since the first request.
   if (!item) throw notFound('item');
   return item;

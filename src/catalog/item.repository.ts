@@ -9,6 +9,7 @@
 import type { SqlReader } from '../db/database.ts';
 import { compileItemQuery, type ItemFilter, type ItemQuery, matchingItems, withClause } from '../search/item-query.ts';
 import { oneWordToken, postingOrder } from '../search/postings.ts';
+import { isPublic, PUBLIC, type Visibility, visibilitySql } from '../search/visibility.ts';
 import { ITEM_ROW_JSON, jsonArray } from './catalog-json.ts';
 import type { ItemSort, ItemStatus } from './item.schema.ts';
 
@@ -58,8 +59,9 @@ export interface ItemRow {
   updatedAt: string;
 }
 
-export async function findItem(sql: SqlReader, id: number): Promise<ItemRow | null> {
-  const item = await findItemJson(sql, id, ITEM_ROW_JSON);
+/** One item if `visibility` shows it (default: the public's), else null — as for an unknown id. */
+export async function findItem(sql: SqlReader, id: number, visibility: Visibility = PUBLIC): Promise<ItemRow | null> {
+  const item = await findItemJson(sql, id, ITEM_ROW_JSON, visibility);
   return item === null ? null : (JSON.parse(item) as ItemRow);
 }
 
@@ -77,14 +79,25 @@ function statementFor(itemJson: string, kind: string, make: () => string): strin
   return text;
 }
 
-/** One item as JSON text in the shape `itemJson` builds (catalog-json.ts), or null. */
-export async function findItemJson(sql: SqlReader, id: number, itemJson: string): Promise<string | null> {
+/**
+ * One item as JSON text in the shape `itemJson` builds (catalog-json.ts), or null — also when
+ * `visibility` (default: the public's) does not show it.
+ */
+export async function findItemJson(
+  sql: SqlReader,
+  id: number,
+  itemJson: string,
+  visibility: Visibility = PUBLIC,
+): Promise<string | null> {
+  const params: unknown[] = [id];
+  const shown = visibilitySql(visibility, (value) => `$${params.push(value)}`);
   const text = statementFor(
     itemJson,
-    'item',
-    () => `SELECT ${itemJson}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`,
+    `item ${shown ?? ''}`,
+    () =>
+      `SELECT ${itemJson}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1${shown ? ` AND ${shown}` : ''}`,
   );
-  const [row] = await sql.query<{ item: string }>(text, [id], { prepare: true });
+  const [row] = await sql.query<{ item: string }>(text, params, { prepare: true });
   return row ? row.item : null;
 }
 
@@ -138,15 +151,22 @@ function pageOrder(query: ItemQuery, sort: ItemSort): { keys: string; order: (t:
   return { keys: '', order: ORDER_BY[sort === 'relevance' ? 'newest' : sort] };
 }
 
-/** No filter of any kind: the whole catalogue in some order. */
-const isUnfiltered = (filter: ItemFilter) =>
+/** No filter of any kind: the whole catalogue (the items the visibility shows) in some order. */
+const isUnfiltered = ({ visibility: _, ...filter }: ItemFilter) =>
   Object.values(filter).every((value) => value === undefined || (Array.isArray(value) && value.length === 0));
 
-/** The token of a search the one-word index answers: a one-word keyword alone, best match first. */
+/**
+ * The token of a search the one-word index answers: a one-word keyword alone, best match first, of
+ * the public (the index walks visible postings).
+ */
 function oneWordSearch(filter: ItemFilter, sort: ItemSort): string | undefined {
-  const { search, categoryId, minPrice, maxPrice, inStock, specs, statuses } = filter;
+  const { search, categoryId, minPrice, maxPrice, inStock, specs } = filter;
   const alone =
-    categoryId === undefined && minPrice === undefined && maxPrice === undefined && !inStock && !statuses?.length;
+    categoryId === undefined &&
+    minPrice === undefined &&
+    maxPrice === undefined &&
+    !inStock &&
+    isPublic(filter.visibility);
   if (!search || sort !== 'relevance' || !alone || (specs?.length ?? 0) > 0) return undefined;
   return oneWordToken(search);
 }
@@ -177,7 +197,8 @@ export function pageSql(
                JOIN items i ON i.id = p.${id} JOIN categories c ON c.id = i.category_id) AS items`;
   const token = oneWordSearch(filter, sort);
   if (token !== undefined) {
-    const postings = 'FROM search_postings WHERE token = $3';
+    // `visible`: the index's last column, tested as it is walked; the kept count is of visible postings.
+    const postings = 'FROM search_postings WHERE token = $3 AND visible';
     const text = statementFor(itemJson, withTotal ? 'one-word page and total' : 'one-word page', () =>
       page(
         `SELECT item_id, tier, created_at ${postings}`,

@@ -19,6 +19,8 @@ interface SourceRow {
   category_id: number;
   /** As PostgreSQL writes a timestamptz (read back by the postings' insert). */
   created_at: string;
+  /** Whether the public sees the item now (its postings carry it: search/visibility.ts). */
+  visible: boolean;
   skus: Array<{ skuCode: string | null; specs: Record<string, string> }>;
 }
 
@@ -55,7 +57,7 @@ export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> 
   for (let start = 0; start < ids.length; start += BATCH) {
     const batch = ids.slice(start, start + BATCH);
     const rows = await sql.$queryRawUnsafe<SourceRow[]>(
-      `SELECT i.id, i.name, i.description, i.category_id, i.created_at::text AS created_at,
+      `SELECT i.id, i.name, i.description, i.category_id, i.created_at::text AS created_at, i.visible,
               COALESCE((SELECT json_agg(json_build_object('skuCode', s.sku_code, 'specs', s.specs) ORDER BY s.id)
                           FROM skus s WHERE s.item_id = i.id), '[]') AS skus
          FROM items i WHERE i.id = ANY($1::int[])`,
@@ -90,6 +92,7 @@ export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> 
       tier: [] as number[],
       inName: [] as boolean[],
       created: [] as string[],
+      visible: [] as boolean[],
     };
     rows.forEach((row, k) => {
       for (const { token, tier, inName } of postingsOf(row.name, documents[k]!)) {
@@ -98,17 +101,19 @@ export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> 
         columns.tier.push(tier);
         columns.inName.push(inName);
         columns.created.push(row.created_at);
+        columns.visible.push(row.visible);
       }
     });
     await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', batch);
     await sql.$executeRawUnsafe(
-      `INSERT INTO search_postings (item_id, token, tier, in_name, created_at)
-       SELECT * FROM unnest($1::int[], $2::text[], $3::smallint[], $4::boolean[], $5::timestamptz[])`,
+      `INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
+       SELECT * FROM unnest($1::int[], $2::text[], $3::smallint[], $4::boolean[], $5::timestamptz[], $6::boolean[])`,
       columns.item,
       columns.token,
       columns.tier,
       columns.inName,
       columns.created,
+      columns.visible,
     );
     await summariseSpecs(sql, batch);
   }

@@ -24,6 +24,7 @@ import {
   withClause,
 } from './item-query.ts';
 import { oneWordToken } from './postings.ts';
+import { isPublic } from './visibility.ts';
 
 export interface Facets {
   categories: Array<{ id: number; name: string; parentId: number | null; count: number }>;
@@ -106,8 +107,9 @@ function skuCtes(query: ItemQuery): string[] {
 }
 
 export async function findFacets(sql: SqlReader, filter: ItemFilter): Promise<Facets> {
-  // A one-word keyword's items come from the one-word index (search/postings.ts), not its SQL.
-  const token = filter.search && oneWordToken(filter.search);
+  // A one-word keyword's items come from the one-word index (search/postings.ts), not its SQL — its
+  // visible postings, for the public's counts.
+  const token = filter.search && isPublic(filter.visibility) ? oneWordToken(filter.search) : undefined;
   const query = compileItemQuery(token === undefined ? filter : { ...filter, search: undefined });
   const { p } = query;
   const flag = (condition: string | undefined) => condition ?? 'true';
@@ -119,7 +121,7 @@ export async function findFacets(sql: SqlReader, filter: ItemFilter): Promise<Fa
   const matched =
     token === undefined
       ? matchingItems(query, { keywordOnly: true, specSummaries: summarised })
-      : `FROM search_postings sp JOIN items i ON i.id = sp.item_id${summarised ? SUMMARIES : ''} WHERE sp.token = ${p(token)}${query.scope ? ` AND ${query.scope}` : ''}`;
+      : `FROM search_postings sp JOIN items i ON i.id = sp.item_id${summarised ? SUMMARIES : ''} WHERE sp.token = ${p(token)} AND sp.visible`;
   const summary = summarised ? ', ss.names, ss."values", ss.spellings' : '';
   const ctes = [
     `m AS MATERIALIZED (

@@ -6,6 +6,7 @@
 
 import type { KeywordSearch } from './keyword.ts';
 import { type KeywordSql, keywordSql, type Param } from './keyword-sql.ts';
+import { type Visibility, visibilitySql } from './visibility.ts';
 
 /** One spec filter: an item matches when one SKU has, for every name, one of its values. */
 export interface SpecFilter {
@@ -22,11 +23,8 @@ export interface ItemFilter {
   /** Only items with stock > 0. */
   inStock?: true;
   specs?: SpecFilter[];
-  /**
-   * Only items in these states (`draft`, `active`, `archived`: an admin list, contract §12.2); absent:
-   * whatever their state. Not a facet: it bounds every count as it bounds the page.
-   */
-  statuses?: readonly string[];
+  /** Which items may match at all (visibility.ts); default: those the public sees now. */
+  visibility?: Visibility;
 }
 
 /** Each filter as a condition on `i` (items) — the facets count with all but one of them at a time. */
@@ -39,10 +37,10 @@ export interface ItemQuery {
   category?: string;
   price?: string;
   stock?: string;
-  /** Which items are looked at at all (the states asked for): held by the page and every facet count. */
-  scope?: string;
   /** Per spec filter, its name and its condition on a SKU `s` (the facets drop one name at a time). */
   specs: Array<{ name: string; onSku: string }>;
+  /** Which items may match (not a filter the facets drop: every count holds it); none: every item. */
+  visibility?: string;
 }
 
 /** A SKU `s` has spec `name` with one of `values` (names and values compared case-insensitively, trimmed). */
@@ -60,7 +58,7 @@ export function compileItemQuery(filter: ItemFilter, params: unknown[] = []): It
     params.push(value);
     return `$${params.length}`;
   };
-  const query: ItemQuery = { params, p, ctes: [], specs: [] };
+  const query: ItemQuery = { params, p, ctes: [], specs: [], visibility: visibilitySql(filter.visibility, p) };
   if (filter.categoryId !== undefined) {
     query.ctes.push(`tree AS (
       SELECT id FROM categories WHERE id = ${p(filter.categoryId)}
@@ -73,7 +71,6 @@ export function compileItemQuery(filter: ItemFilter, params: unknown[] = []): It
   if (filter.maxPrice !== undefined) bounds.push(`i.price <= ${p(filter.maxPrice)}::numeric`);
   if (bounds.length) query.price = bounds.join(' AND ');
   if (filter.inStock) query.stock = 'i.stock > 0';
-  if (filter.statuses?.length) query.scope = `i.status = ANY(${p(filter.statuses)}::"ItemStatus"[])`;
   query.specs = (filter.specs ?? []).map((f) => ({ name: f.name, onSku: skuHas(f, p) }));
   return query;
 }
@@ -89,7 +86,7 @@ export const SUMMARIES = ' LEFT JOIN item_spec_summaries ss ON ss.item_id = i.id
 
 /**
  * `FROM … WHERE …` of the matching items: every filter, or (`keywordOnly`, for the facets, which hold
- * the other filters as flags) the keyword alone. With a keyword, the documents `d` are joined and each
+ * the other filters as flags) the keyword alone — and always the visibility. With a keyword, the documents `d` are joined and each
  * term's tier is the LATERAL `t`. `specSummaries` joins each item's spec summary `ss`.
  */
 export function matchingItems(query: ItemQuery, { keywordOnly = false, specSummaries = false } = {}): string {
@@ -101,7 +98,7 @@ export function matchingItems(query: ItemQuery, { keywordOnly = false, specSumma
     conditions.push(query.keyword.candidates, query.keyword.matches);
   }
   if (specSummaries) from += SUMMARIES;
-  if (query.scope) conditions.push(query.scope);
+  if (query.visibility) conditions.push(query.visibility);
   if (!keywordOnly) {
     const specs = someSku(query.specs.map((f) => f.onSku));
     for (const condition of [query.category, query.price, query.stock, specs])

@@ -92,13 +92,14 @@ export async function findSuggestions(
 /**
  * The one-word statement for `room` names, made once per `room`: the same string every time, so
  * naming it for its prepared statement (db/prepared.ts) does not hash a new one per request.
- * `in_name` is tested in the postings' index (its last column); a name posting's tier is at most the
+ * `in_name` and `visible` (items the public sees) are tested in the postings' index (its last
+ * columns); a name posting's tier is at most the
  * name's by pinyin (postings.ts), so the walk stops there even for a token no name holds.
  */
 const oneWordNames = memoBy(
   (room: number) => `SELECT i.id, i.name
          FROM (SELECT item_id, tier, created_at FROM search_postings
-                WHERE token = $1 AND in_name AND tier <= ${IN_NAME}
+                WHERE token = $1 AND in_name AND tier <= ${IN_NAME} AND visible
                 ORDER BY ${postingOrder('search_postings')} LIMIT ${room}) p
          JOIN items i ON i.id = p.item_id
         ORDER BY ${postingOrder('p')}`,

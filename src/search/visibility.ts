@@ -1,0 +1,29 @@
+/**
+ * Which items a read shows (contract §12.1). The rule itself lives in the database, written once
+ * (`item_visible` in prisma/migrations/20261203000000_item_visibility), whose result every write keeps
+ * in `items.visible` and the postings' `visible`; here each read says which items it shows: the
+ * public's (the default of every read), or — for admin reads — items of the given statuses.
+ */
+import type { Param } from './keyword-sql.ts';
+
+export type ItemStatusName = 'draft' | 'active' | 'archived';
+
+/** `public`: the items the public sees now; a list of statuses: every item in one of them. */
+export type Visibility = 'public' | readonly ItemStatusName[];
+
+export const PUBLIC: Visibility = 'public';
+/** Every item, whatever its status and schedule (the admin reads' default). */
+export const EVERY_STATUS: Visibility = Object.freeze(['draft', 'active', 'archived'] as const);
+
+export const isPublic = (visibility: Visibility | undefined): boolean => (visibility ?? PUBLIC) === PUBLIC;
+
+/**
+ * The condition on item `alias` for `visibility`, or undefined when it shows every item. The public
+ * one is the kept flag: a boolean of a row the read visits anyway.
+ */
+export function visibilitySql(visibility: Visibility | undefined, p: Param, alias = 'i'): string | undefined {
+  if (isPublic(visibility)) return `${alias}.visible`;
+  const statuses = [...new Set(visibility as readonly ItemStatusName[])];
+  if (statuses.length === EVERY_STATUS.length) return undefined;
+  return `${alias}.status = ANY(${p(statuses)}::"ItemStatus"[])`;
+}
