@@ -194,7 +194,7 @@ describe('hostile query strings, path ids and methods on the REST reads (seeded 
       '/api/v1/items': ['GET', 'HEAD'],
       '/api/v1/items/1': ['GET', 'HEAD'],
       '/api/v1/categories': ['GET', 'HEAD'],
-      '/admin/api/items': ['POST'],
+      '/admin/api/items': ['GET', 'HEAD', 'POST'],
       '/api/v1/auth/login': ['POST'],
       '/api/v1/auth/wx-login': ['POST'],
       '/api/v1/auth/refresh': ['POST'],
