@@ -26,6 +26,8 @@ const ITEM_JSON = (i: string) => `json_build_object(
                      'price', s.price::float8, 'stock', s.stock) ORDER BY s.id) FROM skus s WHERE s.item_id = ${i}.id), '[]'),
   'images', COALESCE((SELECT json_agg(json_build_object('id', m.id, 'url', m.url, 'sort_order', m.sort_order)
                      ORDER BY m.sort_order, m.id) FROM item_images m WHERE m.item_id = ${i}.id), '[]'),
+  'status', ${i}.status, 'publish_at', to_char(${i}.publish_at AT TIME ZONE 'UTC', ${ISO}),
+  'unpublish_at', to_char(${i}.unpublish_at AT TIME ZONE 'UTC', ${ISO}), 'handle', ${i}.handle, 'version', ${i}.version,
   'created_at', to_char(${i}.created_at AT TIME ZONE 'UTC', ${ISO}),
   'updated_at', to_char(${i}.updated_at AT TIME ZONE 'UTC', ${ISO}))`;
 
@@ -57,7 +59,8 @@ const restFacets = (f: Facets) => ({
   in_stock: f.inStock,
 });
 
-const DETAIL = `SELECT ${ITEM_JSON('i')}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1`;
+// The public's items only (contract §12.1: the flag the catalogue's writes keep, as the service reads it).
+const DETAIL = `SELECT ${ITEM_JSON('i')}::text AS item FROM items i JOIN categories c ON c.id = i.category_id WHERE i.id = $1 AND i.visible`;
 
 const CATEGORIES = `SELECT COALESCE(json_agg(json_build_object('id', id, 'name', name, 'parent_id', parent_id,
   'sort_order', sort_order) ORDER BY sort_order, id), '[]')::text AS categories FROM categories`;
