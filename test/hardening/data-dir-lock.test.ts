@@ -116,7 +116,8 @@ describe.skipIf(TEST_DB !== 'pglite')('one process per embedded database', () =>
     foreign('gone-host');
     const silentSince = (Date.now() - STALE_AFTER_MS - 5_000) / 1000;
     utimesSync(lock, silentSince, silentSince);
-    const service = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    // A short window: another machine's lock is watched for two more beats (a sixth of it each) first.
+    const service = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info', DATA_DIR_STALE_AFTER: '3000' });
     try {
       expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: service.pid, host: hostname() });
     } finally {
