@@ -129,6 +129,33 @@ mutation CreateApiKey {
   }
 }
 
+# The catalogue's lifecycle (contract §12): drafts, schedules,
+# handles; versions guard every write (updateItem's expectedVersion).
+query AdminItems {
+  adminItems(status: [draft, archived], limit: 5) {
+    total items { id name status publishAt unpublishAt handle version }
+  }
+}
+
+query ItemByHandle {
+  adminItem(handle: "trail-boot") { id name status handle version }
+}
+
+mutation ScheduledLaunch {
+  createItem(input: {
+    name: "Spring launch jacket", categoryId: 3, price: "199.00", stock: 10
+    publishAt: "2030-03-01T02:00:00Z"
+  }) { id handle status publishAt version }
+}
+
+# An order service takes stock: all or nothing, and a retry with the
+# same key counts once.
+mutation TakeStock {
+  adjustStock(adjustments: [{ skuId: 1, delta: -1 }], idempotencyKey: "order-1001") {
+    id skuCode stock
+  }
+}
+
 query AuditLog {
   auditLog(limit: 10) {
     total

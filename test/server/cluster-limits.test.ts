@@ -3,48 +3,25 @@
  * Redis, the workers share their counts through the primary — each request here comes on a fresh
  * connection, so the kernel spreads them over both workers as it would a real client's.
  */
-import http from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshRequest, workersListening } from '../helpers/fresh-connection.ts';
 import { type ServiceProcess, startService } from '../helpers/service-process.ts';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
 
 const ADMIN = { username: 'cluster-root', password: 'cluster-root-password' };
 const CUSTOMER = { username: 'cluster-customer@example.com', password: 'cluster-customer-password' };
 
-/** GETs `url` on a connection of its own (no keep-alive); resolves with the status and Retry-After. */
-function get(url: string): Promise<{ status: number; retryAfter?: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false }, (res) => {
-        res.resume();
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }),
-        );
-      })
-      .on('error', reject);
-  });
-}
+/** POSTs JSON on a connection of its own; the status and Retry-After. */
+const post = (url: string, body: unknown) =>
+  freshRequest(url, 'POST', body).then((r) => ({
+    status: r.status,
+    retryAfter: r.headers['retry-after'] as string | undefined,
+  }));
 
-/** POSTs JSON on a connection of its own (no keep-alive); resolves with the status and Retry-After. */
-function post(url: string, body: unknown): Promise<{ status: number; retryAfter?: string }> {
-  const data = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': data.length } },
-      (res) => {
-        res.resume();
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+/** GETs `url` on a connection of its own; the status and Retry-After. */
+const get = (url: string) =>
+  freshRequest(url).then((r) => ({ status: r.status, retryAfter: r.headers['retry-after'] as string | undefined }));
 
 const SEARCHES_PER_CLIENT = 2;
 
@@ -65,7 +42,7 @@ describe.skipIf(TEST_DB !== 'postgres')('login limits and search slots with WORK
       CATALOG_CACHE_MB: '0',
       SEARCH_CONCURRENCY_PER_CLIENT: String(SEARCHES_PER_CLIENT),
     });
-    while ((service.output().match(/shop service listening/g)?.length ?? 0) < 2) await sleep(100);
+    await workersListening(service, 2);
     expect((await post(`${service.url}/api/v1/auth/register`, CUSTOMER)).status).toBe(201);
   }, 90_000);
   afterAll(async () => {
