@@ -144,7 +144,7 @@ query ItemByHandle {
 mutation ScheduledLaunch {
   createItem(input: {
     name: "Spring launch jacket", categoryId: 3, price: "199.00", stock: 10
-    publishAt: "2030-03-01T02:00:00Z"
+    publishAt: "2030-03-01T02:00:00Z", skus: [], images: []
   }) { id handle status publishAt version }
 }
 

@@ -55,6 +55,7 @@ describe.skipIf(TEST_DB !== 'postgres')('the catalogue lifecycle with WORKERS=2'
         price: 10,
         stock: 50,
         skus: [{ sku_code: `LC-${Date.now()}`, stock: 50 }],
+        images: [],
         ...extra,
       },
       auth,
