@@ -184,7 +184,7 @@ describe.skipIf(TEST_DB !== 'postgres')('the version claim alone, on PostgreSQL'
       // The other transaction is waiting for this one's row lock before this one commits.
       for (let waited = 0; ; waited += 20) {
         const [row] = await prisma.$queryRawUnsafe<Array<{ n: number }>>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE items SET version%'`,
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE items SET version%'`,
         );
         if (row!.n > 0) break;
         if (waited > 5000) throw new Error('the second claim never waited for the first');

@@ -32,7 +32,7 @@ describe.skipIf(TEST_DB !== 'postgres')('costly searches per client', () => {
     Number(
       (
         await locker.query(
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
         )
       ).rows[0].n,
     );
