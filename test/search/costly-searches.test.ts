@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCategory, makeItem } from '../helpers/catalog.ts';
+import { lockWaiters } from '../helpers/lock-waiters.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { TEST_DB } from '../helpers/test-database.ts';
 
@@ -28,14 +29,7 @@ describe.skipIf(TEST_DB !== 'postgres')('costly searches per client', () => {
   });
 
   /** Sessions of the service waiting for the lock on `skus`. */
-  const waiting = async () =>
-    Number(
-      (
-        await locker.query(
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-        )
-      ).rows[0].n,
-    );
+  const waiting = () => lockWaiters(locker);
 
   it('when one client runs more facet searches at once than its bound, then the excess answers 429 RATE_LIMITED with Retry-After: 1 at once, and the rest complete', async () => {
     await locker.query('BEGIN');

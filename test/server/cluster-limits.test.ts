@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshRequest, workersListening } from '../helpers/fresh-connection.ts';
+import { lockWaiters } from '../helpers/lock-waiters.ts';
 import { type ServiceProcess, startService } from '../helpers/service-process.ts';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
 
@@ -98,14 +99,7 @@ describe.skipIf(TEST_DB !== 'postgres')('login limits and search slots with WORK
     // The searches are held by a lock another session keeps on `skus` (every spec filter reads it).
     const locker = new pg.Client({ connectionString: database.url });
     await locker.connect();
-    const waiting = async () =>
-      Number(
-        (
-          await locker.query(
-            `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-          )
-        ).rows[0].n,
-      );
+    const waiting = () => lockWaiters(locker);
     const search = (i: number) => get(`${service.url}/api/v1/items?facets=true&spec=color:red&page=${i + 1}`);
     try {
       await locker.query('BEGIN');

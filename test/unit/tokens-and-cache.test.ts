@@ -28,7 +28,11 @@ describe('token checks', () => {
   it('when a token is of the other system, tampered, expired or too long-lived, then it is refused with its code', async () => {
     const token = (await customer.issue({ sub: '7', sid: SID })).token;
     expect(await codeOf(admin.verify(token))).toBe('TOKEN_INVALID');
-    expect(await codeOf(customer.verify(`${token.slice(0, -2)}xx`))).toBe('TOKEN_INVALID');
+    // One signature character changed (its middle: the last one's low bits are padding, and a fixed
+    // replacement equals the original once in a while — a CI flake).
+    const at = token.lastIndexOf('.') + 10;
+    const tampered = `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+    expect(await codeOf(customer.verify(tampered))).toBe('TOKEN_INVALID');
     expect(await codeOf(customer.verify('not-a-jwt'))).toBe('TOKEN_INVALID');
     const old = (await customer.issue({ sub: '7', sid: SID, iat: Math.floor(Date.now() / 1000) - 1000 })).token;
     expect(await codeOf(customer.verify(old))).toBe('TOKEN_EXPIRED');
