@@ -17,6 +17,8 @@ import { applyMigrations, type Migration, MigrationError } from './migrate.ts';
 export const APPEND_ONLY_TABLES: readonly string[] = ['audit_log'];
 
 const SCHEMA = 'public';
+/** Every schema the migrations create: the service's own, and the job queue's (migration 20261204000000_jobs). */
+const SCHEMAS = [SCHEMA, 'pgboss'];
 
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -28,12 +30,14 @@ const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 export function servingRoleGrants(role: string): string {
   const r = ident(role);
   return [
-    // From nothing: grants this role made earlier, or by hand through it, do not outlive this list.
-    `REVOKE ALL ON ALL TABLES IN SCHEMA ${SCHEMA} FROM ${r}`,
-    `REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${SCHEMA} FROM ${r}`,
-    `GRANT USAGE ON SCHEMA ${SCHEMA} TO ${r}`,
-    `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${SCHEMA} TO ${r}`,
-    `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${SCHEMA} TO ${r}`,
+    ...SCHEMAS.flatMap((schema) => [
+      // From nothing: grants this role made earlier, or by hand through it, do not outlive this list.
+      `REVOKE ALL ON ALL TABLES IN SCHEMA ${schema} FROM ${r}`,
+      `REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${schema} FROM ${r}`,
+      `GRANT USAGE ON SCHEMA ${schema} TO ${r}`,
+      `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${r}`,
+      `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schema} TO ${r}`,
+    ]),
     ...APPEND_ONLY_TABLES.map((table) => `REVOKE UPDATE, DELETE ON ${SCHEMA}.${ident(table)} FROM ${r}`),
     `REVOKE INSERT, UPDATE, DELETE ON ${SCHEMA}."_prisma_migrations" FROM ${r}`,
   ]

@@ -76,6 +76,7 @@ function expectedType(f: DmmfField): string {
     Decimal: 'numeric(65,30)',
     Float: 'double precision',
     Json: 'jsonb',
+    Bytes: 'bytea',
   };
   // A Prisma enum is a PostgreSQL enum type of the same name (format_type quotes a mixed-case name).
   if (f.kind === 'enum') return `"${f.type}"`;
