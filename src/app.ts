@@ -16,6 +16,7 @@ import { compressLargeAnswers } from './http/compression.ts';
 import { createCors } from './http/cors.ts';
 import { docsRoutes } from './http/docs.ts';
 import { faviconRoutes } from './http/favicon.ts';
+import { fileBody } from './http/file-body.ts';
 import { frontPageRoutes } from './http/front-page.ts';
 import { createGraphiQL, wantsGraphiQL } from './http/graphiql.ts';
 import { healthRoutes } from './http/health.ts';
@@ -31,6 +32,7 @@ import { frontDoor } from './rest/front-door.ts';
 import { compileRoutes, type RestRoute } from './rest/route.ts';
 import { routeRunner } from './rest/run.ts';
 import type { Runtime } from './runtime.ts';
+import { importErrorsRoutes } from './transfer/imports.http.ts';
 
 export interface AppDeps {
   runtime: Runtime;
@@ -41,6 +43,9 @@ export interface AppDeps {
   /** The Prometheus text for `/metrics`; default this process's registry (a worker asks its primary). */
   metricsText?: () => Promise<string>;
 }
+
+/** What a GraphQL multipart request carries besides its file (the operation, the map, part headers). */
+const MULTIPART_ALLOWANCE = 64 * 1024;
 
 /** The request listener: the front door for public reads, Express for everything else. */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -138,9 +143,23 @@ export function buildApp(deps: AppDeps): AppHandler {
     onHeaders(res, () => res.setHeader('Cache-Control', 'no-store'));
     next();
   };
-  app.route(yoga.graphqlEndpoint).get(page, noStore, graphql).post(noStore, jsonBody, graphql);
+  // JSON, or a multipart request carrying a file (startImport): Yoga reads that one itself.
+  const graphqlBody: RequestHandler = (req, res, next) => {
+    if (!req.is('multipart/form-data')) return jsonBody(req, res, next);
+    // The operations and map parts are small: a declared length past the file limit is refused unread.
+    if (Number(req.get('content-length') ?? 0) > config.importMaxBytes + MULTIPART_ALLOWANCE) {
+      return next(
+        new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${config.importMaxBytes} bytes).`),
+      );
+    }
+    next();
+  };
+  app.route(yoga.graphqlEndpoint).get(page, noStore, graphql).post(noStore, graphqlBody, graphql);
   finishPath(yoga.graphqlEndpoint, ['GET', 'POST']);
   if (graphiql) app.use(graphiql.routes);
+
+  app.use(importErrorsRoutes(contextFor));
+  finishPath('/admin/api/imports/:id/errors.csv', ['GET']);
 
   const routes = compileRoutes(yoga, deps.routes);
   // Public reads keep their answers in the catalogue's cache, the one answer cache there is.
@@ -155,7 +174,8 @@ export function buildApp(deps: AppDeps): AppHandler {
   for (const [path, pathRoutes] of byPath) {
     const chain = app.route(path);
     for (const route of pathRoutes) {
-      chain[route.method.toLowerCase() as Lowercase<typeof route.method>](jsonBody, (req, res) =>
+      const body = route.fileBody ? fileBody(route.fileBody.types, config.importMaxBytes) : jsonBody;
+      chain[route.method.toLowerCase() as Lowercase<typeof route.method>](body, (req, res) =>
         runner.runRoute(route, req, res),
       );
     }

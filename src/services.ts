@@ -14,6 +14,7 @@ import type { Config } from './config/config.ts';
 import { resolveJwtSecrets } from './config/dev-secrets.ts';
 import type { Database } from './db/database.ts';
 import { openRedis } from './db/redis.ts';
+import { type JobQueue, openJobQueue } from './jobs/job-queue.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { createSearchSlots, type SearchSlots } from './search/search-slots.ts';
@@ -41,9 +42,14 @@ export interface Services {
   readonly metrics: Metrics;
   /** Bounds the facet counts and spec-filtered lists each client runs at once (search/search-slots.ts). */
   readonly searchSlots: SearchSlots;
+  /** Background work kept in the database (imports): jobs/job-queue.ts. */
+  readonly jobs: JobQueue;
   /** Releases what the services hold (connections, timers). */
   close(): Promise<void>;
 }
+
+/** How long closing waits for a running job to finish its current step. */
+const JOB_STOP_GRACE_MS = 10_000;
 
 /** Catalogue notifications (their payloads) after which the next schedule time is looked up again. */
 const MAY_MOVE_SCHEDULE = new Set(['items', 'reindex', '']);
@@ -80,6 +86,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     },
   });
   schedule.refresh();
+  const jobs = await openJobQueue(db, config, log);
   return {
     config,
     tokens,
@@ -94,7 +101,10 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     synonyms: new SynonymIndexCache(catalogCache),
     metrics,
     searchSlots: createSearchSlots(config.searchConcurrencyPerClient),
+    jobs,
     close: async () => {
+      // A running job hands on the rest of its work after its current step (a batch).
+      await jobs.stop(JOB_STOP_GRACE_MS);
       schedule.stop();
       await stopListening();
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -151,6 +151,9 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: bool.optional(),
   GRAPHQL_MAX_COST: count(5000),
   SEARCH_CONCURRENCY_PER_CLIENT: count(4),
+  IMPORT_MAX_BYTES: count(200 * 1024 * 1024),
+  JOB_LEASE_SECONDS: seconds(30),
+  JOB_MAINTENANCE_SECONDS: seconds(5),
   CORS_ORIGINS: corsOrigins,
   WX_LOGIN_IP_PER_MINUTE: count(30),
   REGISTER_IP_PER_HOUR: count(20),
@@ -281,6 +284,17 @@ function buildConfig(env: Env, terminal: boolean) {
     graphqlMaxCost: env.GRAPHQL_MAX_COST,
     /** Searches with facets or spec filters one client IP may run at once on the instance (search/search-slots.ts). */
     searchConcurrencyPerClient: env.SEARCH_CONCURRENCY_PER_CLIENT,
+    /** The largest import file accepted (contract §13.2); a bigger one is 413. */
+    importMaxBytes: env.IMPORT_MAX_BYTES,
+    jobs: {
+      /**
+       * How long a running job may go without finishing before another process may take it: its process
+       * is taken to have died. A job (an import's slice, transfer/import-job.ts) runs far shorter.
+       */
+      leaseSeconds: env.JOB_LEASE_SECONDS,
+      /** How often expired leases are looked for (by one process of the deployment at a time). */
+      maintenanceSeconds: env.JOB_MAINTENANCE_SECONDS,
+    },
     /** Origins whose pages may call the API; `['*']` admits every origin. */
     corsOrigins: env.CORS_ORIGINS ?? (production ? [] : ['*']),
   };

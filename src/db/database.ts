@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
+import type pg from 'pg';
 import { PrismaClient, type Prisma as PrismaNamespace } from '../generated/prisma/client.ts';
 import type { PoolUsage } from '../observability/metrics.ts';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
@@ -41,8 +42,8 @@ export interface SqlDriver extends SqlReader {
    * the search documents of a large catalogue: setup/prepare-database.ts).
    */
   queryUnbounded<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  /** Runs a script of one or more statements without parameters. */
-  exec(script: string): Promise<void>;
+  /** Runs a script of one or more statements without parameters; the rows of its last statement. */
+  exec(script: string): Promise<Record<string, unknown>[]>;
   /** Runs a script atomically: all of its statements commit, or none do. */
   execInTransaction(script: string): Promise<void>;
   /** Runs `fn` holding a database-wide lock, so concurrent starts migrate one at a time. */
@@ -271,7 +272,7 @@ async function openPglite({
   const query = async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows;
   const sql: SqlDriver = {
     kind: 'pglite',
-    exec: async (script) => void (await db.exec(script)),
+    exec: async (script) => (await db.exec(script)).at(-1)?.rows ?? [],
     execInTransaction: (script) => db.transaction(async (tx) => void (await tx.exec(script))),
     query,
     // A single in-process connection: no statement timeout to leave out.
@@ -340,7 +341,11 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
   });
   const sql: SqlDriver = {
     kind: 'postgres',
-    exec: async (script) => void (await maintenance.query(script)),
+    exec: async (script) => {
+      // One statement answers a result, several an array of them.
+      const results = (await maintenance.query(script)) as unknown as pg.QueryResult | pg.QueryResult[];
+      return (Array.isArray(results) ? results.at(-1)?.rows : results.rows) ?? [];
+    },
     execInTransaction: async (script) => {
       // One client for BEGIN … COMMIT/ROLLBACK: a pooled query could land on another connection.
       const client = await maintenance.connect();

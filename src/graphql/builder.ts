@@ -12,6 +12,7 @@ import { getDatamodel } from '../generated/pothos-prisma-types.ts';
 import type { RequestContext } from '../request-context.ts';
 import { fieldErrorsOf } from '../validation/field-errors.ts';
 import type { MoneyOutput } from '../validation/money.ts';
+import type { UploadedFile } from '../transfer/uploaded-file.ts';
 import FieldGuardsPlugin from './field-guards.ts';
 
 export const builder = new SchemaBuilder<{
@@ -24,6 +25,7 @@ export const builder = new SchemaBuilder<{
     JSONObject: { Input: Record<string, unknown>; Output: unknown };
     JSON: { Input: unknown; Output: unknown };
     Money: { Input: number | string; Output: MoneyOutput };
+    File: { Input: UploadedFile; Output: never };
   };
 }>({
   // A field declares the audience it serves (`authScopes`, src/auth/scopes.ts): field-guards.ts

@@ -15,5 +15,6 @@ import '../accounts/admin-account.graphql.ts';
 import '../accounts/sessions.graphql.ts';
 import '../accounts/api-keys.graphql.ts';
 import '../audit/audit.graphql.ts';
+import '../transfer/imports.graphql.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -136,6 +136,8 @@ export function parametersOf(route: CompiledRoute, input: z.ZodType | undefined)
     const json = restInputSchema(input);
     const required = new Set((json.required as string[] | undefined) ?? []);
     const replaced = new Set((route.queryParameters ?? []).map((q) => q.replaces));
+    // A file route's file is its body, not a parameter.
+    if (route.fileBody) replaced.add(snakeCase(route.fileBody.variable));
     for (const [name, raw] of Object.entries((json.properties ?? {}) as Record<string, JsonSchema>)) {
       if (replaced.has(name)) continue;
       const fallback = defaultOf(input, name);
@@ -178,6 +180,13 @@ function withoutHeaders(json: JsonSchema, route: CompiledRoute): JsonSchema {
 
 /** The request body of a route that reads its input from JSON, with the row's example. */
 export function requestBodyOf(route: CompiledRoute, input: z.ZodType | undefined): JsonSchema | undefined {
+  if (route.fileBody) {
+    return {
+      required: true,
+      description: 'The file itself (not JSON, not multipart), streamed; at most IMPORT_MAX_BYTES (default 200 MiB).',
+      content: Object.fromEntries(route.fileBody.types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    };
+  }
   if (route.input?.from !== 'body' || !input) return undefined;
   return {
     required: true,

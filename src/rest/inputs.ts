@@ -75,6 +75,7 @@ export function restRequestOf(input: RestInput): RestRequest {
   return {
     params: input.params,
     header: input.header,
+    body: input.body,
     queryAll: (n) => {
       const value = input.query[n];
       const list = Array.isArray(value) ? value : value === undefined ? [] : [value];

@@ -31,6 +31,8 @@ export interface RestRequest {
   header(name: string): string | undefined;
   /** Every value of a query parameter, in order (`spec=a:1&spec=b:2`); none: an empty list. */
   queryAll(name: string): string[];
+  /** The body as read (JSON), or a file route's file. */
+  body?: unknown;
 }
 
 export interface RestRoute {
@@ -47,6 +49,11 @@ export interface RestRoute {
    * - `body`: the JSON body — as the input-object `variable` when given, else field by field.
    */
   input?: { from: 'query' } | { from: 'body'; variable?: string };
+  /**
+   * The body is a file, not JSON (an import): sent as one of `types`, streamed to the operation as
+   * the `File` variable `variable` (never parsed, never held whole), up to `maxBytes` of the config.
+   */
+  fileBody?: { types: string[]; variable: string };
   /** Extra variables from the request (path parameters, headers); may throw an AppError. */
   variables?: (req: RestRequest) => Record<string, unknown>;
   /** The root field (by its alias, if it has one) whose value is the response body (null → 404 NOT_FOUND). */

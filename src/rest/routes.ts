@@ -6,6 +6,7 @@ import { itemRoutes } from '../catalog/item.rest.ts';
 import { itemAdminRoutes } from '../catalog/item-admin.rest.ts';
 import { stockRoutes } from '../catalog/stock.rest.ts';
 import { suggestionRoutes } from '../search/suggestions.rest.ts';
+import { importRoutes } from '../transfer/imports.rest.ts';
 import type { RestRoute } from './route.ts';
 
 export const restRoutes: RestRoute[] = [
@@ -13,6 +14,7 @@ export const restRoutes: RestRoute[] = [
   ...stockRoutes,
   ...itemAdminRoutes,
   ...categoryRoutes,
+  ...importRoutes,
   ...suggestionRoutes,
   ...loginRoutes,
   ...accountRoutes,

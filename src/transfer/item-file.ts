@@ -37,9 +37,7 @@ export interface FileProblem {
 /** The header's problems: unknown, empty or repeated columns, no `handle` (all at row 1). */
 export function headerProblems(columns: readonly string[]): FileProblem[] {
   const problems: FileProblem[] = [];
-  const unknown = columns.filter(
-    (c) => !KNOWN.has(c) && !(c.startsWith(SPEC_PREFIX) && c.length > SPEC_PREFIX.length),
-  );
+  const unknown = columns.filter((c) => !KNOWN.has(c) && !(c.startsWith(SPEC_PREFIX) && c.length > SPEC_PREFIX.length));
   if (unknown.length) {
     problems.push({
       row: 1,
@@ -249,6 +247,7 @@ export interface StoredItem {
   handle: string;
   name: string;
   description: string;
+  categoryId: number;
   categoryPath: string[];
   status: string;
   publishAt: string | null;
@@ -337,6 +336,7 @@ export const STORED_ITEMS_SQL = `
   )
   SELECT json_build_object(
     'id', i.id, 'handle', i.handle, 'name', i.name, 'description', i.description,
+    'categoryId', i.category_id,
     'categoryPath', COALESCE((SELECT path FROM paths WHERE paths.id = i.category_id), ARRAY[]::text[]),
     'status', i.status::text,
     'publishAt', to_char(i.publish_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),

@@ -1,0 +1,83 @@
+/**
+ * Background work (imports, contract §13.2) as jobs of pg-boss: an established library that keeps its
+ * jobs in PostgreSQL, hands each job to one process of the whole deployment (`FOR UPDATE SKIP LOCKED`)
+ * and gives a job whose process died back to the queue when its lease (`expireInSeconds`) runs out.
+ * Why pg-boss and not graphile-worker: it runs on the embedded database too — it only needs something
+ * that executes SQL (`db.executeSql`), so PGlite serves it exactly as PostgreSQL does, with the same
+ * guarantees for the single process; graphile-worker needs a `pg` pool with LISTEN. Its schema is
+ * created by our own migration (20261204000000_jobs), so it starts with `migrate: false`.
+ */
+import PgBoss from 'pg-boss';
+import type { Config } from '../config/config.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+
+export interface JobQueue {
+  /** Queues one job; with `now`, this process looks for work at once instead of at its next poll. */
+  send(queue: string, data: object, options?: { expireInSeconds?: number }): Promise<void>;
+  /**
+   * Has this process take jobs of `queue`, one at a time: `handler` throwing, or the process dying,
+   * leaves the job to be tried again (by any process) once its lease ends.
+   */
+  work(queue: string, handler: (data: Record<string, unknown>) => Promise<void>): Promise<void>;
+  /** True once stop() was called: a running job should hand on the rest of its work. */
+  stopping(): boolean;
+  /** Takes no more jobs and waits (up to `timeoutMs`) for the running one to return. */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+/** How often a process asks for new jobs (one it queued itself it looks for at once). */
+const POLL_SECONDS = 2;
+
+/** pg-boss's statements through the service's own connections: its pool is ours (and PGlite's one session). */
+function executor(db: Database) {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      // A script of several statements (pg-boss's maintenance) has no parameters.
+      if (!values?.length && text.includes(';')) {
+        await db.sql.exec(text);
+        return { rows: [] };
+      }
+      return { rows: await db.sql.queryUnbounded(text, values ?? []) };
+    },
+  };
+}
+
+export async function openJobQueue(db: Database, config: Config, log: Logger): Promise<JobQueue> {
+  const boss = new PgBoss({
+    db: executor(db),
+    schema: 'pgboss',
+    migrate: false,
+    // Expired leases are found (and their jobs given back) by the supervisor; one process a time does it.
+    supervise: true,
+    maintenanceIntervalSeconds: config.jobs.maintenanceSeconds,
+    monitorStateIntervalSeconds: 600,
+    schedule: false,
+  } as PgBoss.ConstructorOptions);
+  boss.on('error', (err: Error) => log.warn({ err }, 'job queue: maintenance failed (tried again at its next turn)'));
+  await boss.start();
+  const workers = new Map<string, string>();
+  let stopping = false;
+  return {
+    async send(queue, data, options) {
+      await boss.send(queue, data, { expireInSeconds: options?.expireInSeconds ?? config.jobs.leaseSeconds });
+      const worker = workers.get(queue);
+      if (worker) boss.notifyWorker(worker);
+    },
+    async work(queue, handler) {
+      const id = await boss.work<Record<string, unknown>>(
+        queue,
+        { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS },
+        async ([job]) => {
+          if (job) await handler(job.data);
+        },
+      );
+      workers.set(queue, id);
+    },
+    stopping: () => stopping,
+    async stop(timeoutMs) {
+      stopping = true;
+      await boss.stop({ graceful: true, wait: true, close: false, timeout: Math.max(timeoutMs, 1000) });
+    },
+  };
+}

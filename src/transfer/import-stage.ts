@@ -1,0 +1,195 @@
+/**
+ * The first step of an import's job (contract §13.2): its file — kept in `import_chunks` as uploaded —
+ * read once, in order, as a stream (never whole in memory), decoded as UTF-8, parsed (csv-parse for
+ * CSV, line by line for JSON Lines) and staged one row per file row, with the item each row belongs to
+ * (its handle). A file that cannot be read — not UTF-8, a broken quote, a bad header, a line that is not
+ * JSON — is a problem naming its row, and nothing is staged.
+ *
+ * Staging is idempotent: a row's key is its number in the file, so a run that died half-way, or two
+ * runs at once, stage each row exactly once (ON CONFLICT DO NOTHING).
+ */
+import { once } from 'node:events';
+import { parse } from 'csv-parse';
+import type { Prisma } from '../db/database.ts';
+import { type FileProblem, headerProblems } from './item-file.ts';
+
+/** Rows staged per statement. */
+const STAGE_BATCH = 1000;
+/** The longest CSV record csv-parse holds (a quote never closed would otherwise read the whole file). */
+const MAX_RECORD_BYTES = 1024 * 1024;
+
+export type StageOutcome =
+  | { ok: true; rows: number; items: number; columns: string[] }
+  | { ok: false; problems: FileProblem[] };
+
+/** Thrown inside parsing: the file's problem (ends staging). */
+class FileError extends Error {
+  constructor(readonly problems: FileProblem[]) {
+    super(problems[0]?.message);
+  }
+}
+
+/** The uploaded file's text, chunk by chunk in upload order; a byte sequence that is not UTF-8 throws. */
+async function* fileText(prisma: Prisma, importId: number, rowsSoFar: () => number): AsyncGenerator<string> {
+  // `fatal`: invalid UTF-8 is an error, never U+FFFD; a BOM is dropped (ignoreBOM false).
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const decode = (bytes?: Uint8Array) => {
+    try {
+      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+    } catch {
+      throw new FileError([{ row: rowsSoFar() + 1, field: null, message: 'the file is not UTF-8 text' }]);
+    }
+  };
+  for (let seq = 0; ; seq++) {
+    const chunk = await prisma.importChunk.findUnique({ where: { importId_seq: { importId, seq } } });
+    if (!chunk) break;
+    yield decode(chunk.data);
+  }
+  yield decode();
+}
+
+/** The handle a row is grouped by: its text trimmed and in lower case; a row without one is an item of its own. */
+export const groupKey = (handle: unknown, rowNo: number): string =>
+  typeof handle === 'string' && handle.trim() !== '' ? handle.trim().toLowerCase() : `#row${rowNo}`;
+
+/** Records of the CSV text as arrays of cells (csv-parse, fed as the text arrives). */
+async function* csvRecords(text: AsyncGenerator<string>, rowsSoFar: () => number): AsyncGenerator<string[]> {
+  const parser = parse({ relax_column_count: false, skip_empty_lines: true, max_record_size: MAX_RECORD_BYTES });
+  let fed: unknown;
+  const feed = (async () => {
+    try {
+      for await (const part of text) {
+        if (parser.destroyed) return;
+        if (!parser.write(part)) await Promise.race([once(parser, 'drain'), once(parser, 'close')]);
+      }
+      parser.end();
+    } catch (err) {
+      fed = err;
+      parser.destroy(err as Error);
+    }
+  })();
+  try {
+    for await (const record of parser) yield record as string[];
+  } catch (err) {
+    if (fed instanceof FileError) throw fed;
+    const code = (err as { code?: string }).code ?? '';
+    throw new FileError([{ row: rowsSoFar() + 1, field: null, message: csvMessage(code, err as Error) }]);
+  } finally {
+    parser.destroy();
+    await feed;
+  }
+  if (fed) throw fed;
+}
+
+const csvMessage = (code: string, err: Error): string => {
+  if (code === 'CSV_QUOTE_NOT_CLOSED') return 'a quoted field is never closed';
+  if (code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') return 'the row has another number of fields than the header';
+  if (code === 'CSV_MAX_RECORD_SIZE') return `a row is longer than ${MAX_RECORD_BYTES} bytes`;
+  if (code.startsWith('CSV_') || code === 'INVALID_OPENING_QUOTE') return `not valid CSV (RFC 4180): ${err.message}`;
+  return err.message;
+};
+
+/** JSON Lines: each non-empty line an object; its row is its line number. */
+async function* jsonLines(text: AsyncGenerator<string>): AsyncGenerator<{ rowNo: number; cells: object }> {
+  let rest = '';
+  let lineNo = 0;
+  const lineOf = (line: string) => {
+    lineNo++;
+    const trimmed = line.replace(/\r$/, '').trim();
+    if (trimmed === '') return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      throw new FileError([{ row: lineNo, field: null, message: 'the line is not JSON' }]);
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      throw new FileError([{ row: lineNo, field: null, message: 'the line must be a JSON object (one item)' }]);
+    }
+    return { rowNo: lineNo, cells: value };
+  };
+  for await (const part of text) {
+    rest += part;
+    let at = rest.indexOf('\n');
+    while (at >= 0) {
+      const row = lineOf(rest.slice(0, at));
+      if (row) yield row;
+      rest = rest.slice(at + 1);
+      at = rest.indexOf('\n');
+    }
+    if (rest.length > MAX_RECORD_BYTES) {
+      throw new FileError([
+        { row: lineNo + 1, field: null, message: `a line is longer than ${MAX_RECORD_BYTES} bytes` },
+      ]);
+    }
+  }
+  const last = lineOf(rest);
+  if (last) yield last;
+}
+
+/** Stages import `importId`'s file (format `format`); the counts, or the file's problems. */
+export async function stageFile(prisma: Prisma, importId: number, format: 'csv' | 'jsonl'): Promise<StageOutcome> {
+  let rows = 0;
+  let batch: Array<{ row_no: number; handle: string; cells: object }> = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO import_rows (import_id, row_no, handle, cells)
+       SELECT $1, r.row_no, r.handle, r.cells FROM jsonb_to_recordset($2::jsonb) AS r(row_no int, handle text, cells jsonb)
+       ON CONFLICT (import_id, row_no) DO NOTHING`,
+      importId,
+      JSON.stringify(batch),
+    );
+    batch = [];
+  };
+  const add = async (rowNo: number, cells: Record<string, unknown>) => {
+    rows++;
+    batch.push({ row_no: rowNo, handle: groupKey(cells.handle, rowNo), cells });
+    if (batch.length >= STAGE_BATCH) await flush();
+  };
+  let columns: string[] = [];
+  try {
+    if (format === 'csv') {
+      // The header is row 1; every later record is the next row (a quoted line break stays in its row).
+      let rowNo = 0;
+      for await (const record of csvRecords(
+        fileText(prisma, importId, () => rowNo),
+        () => rowNo,
+      )) {
+        rowNo++;
+        if (rowNo === 1) {
+          columns = record.map((c) => c.trim());
+          const problems = headerProblems(columns);
+          if (problems.length) throw new FileError(problems);
+          continue;
+        }
+        await add(rowNo, Object.fromEntries(columns.map((c, i) => [c, record[i] ?? ''])));
+      }
+      if (rowNo === 0) throw new FileError([{ row: 1, field: 'handle', message: 'the file is empty: no header row' }]);
+    } else {
+      let lines = 0;
+      for await (const { rowNo, cells } of jsonLines(fileText(prisma, importId, () => lines))) {
+        lines = rowNo;
+        await add(rowNo, cells as Record<string, unknown>);
+      }
+    }
+    await flush();
+  } catch (err) {
+    if (err instanceof FileError) return { ok: false, problems: err.problems };
+    throw err;
+  }
+  // The items in the order of their first rows: a batch of the write is a range of their numbers.
+  const [counted] = await prisma.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(
+      `INSERT INTO import_items (import_id, item_no, handle)
+       SELECT $1, row_number() OVER (ORDER BY min(row_no)), handle FROM import_rows WHERE import_id = $1 GROUP BY handle
+       ON CONFLICT DO NOTHING`,
+      importId,
+    );
+    return tx.$queryRawUnsafe<Array<{ items: number }>>(
+      'SELECT count(*)::int AS items FROM import_items WHERE import_id = $1',
+      importId,
+    );
+  });
+  return { ok: true, rows, items: counted?.items ?? 0, columns };
+}

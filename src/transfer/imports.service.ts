@@ -1,0 +1,136 @@
+/**
+ * Imports as an admin sees them (contract §13.2): started from a file (REST body or GraphQL upload,
+ * streamed into the database chunk by chunk — never whole in memory — and counted against
+ * IMPORT_MAX_BYTES), read, listed, cancelled, and their errors file. The work itself is the
+ * `imports` queue's (import-job.ts).
+ */
+import { AppError, notFound } from '../errors/app-error.ts';
+import type { Import } from '../generated/prisma/client.ts';
+import type { RequestContext } from '../request-context.ts';
+import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
+import { IMPORT_QUEUE } from './import-job.ts';
+import type { UploadedFile } from './uploaded-file.ts';
+
+export const IMPORT_FORMATS = ['csv', 'jsonl'] as const;
+export const IMPORT_MODES = ['upsert', 'create', 'update'] as const;
+
+export interface StartImportInput {
+  file: UploadedFile;
+  format: (typeof IMPORT_FORMATS)[number];
+  mode: (typeof IMPORT_MODES)[number];
+  dryRun: boolean;
+  atomic: boolean;
+}
+
+/** The file is kept in chunks of this size until the job has read it. */
+const CHUNK_BYTES = 1024 * 1024;
+
+const tooLarge = (max: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${max} bytes).`);
+
+/** Creates an import from `file`, queued; refused whole (413) past IMPORT_MAX_BYTES. */
+export async function startImport(ctx: RequestContext, input: StartImportInput): Promise<Import> {
+  const actor = await ctx.auth.actor();
+  const prisma = ctx.db.prisma;
+  const max = ctx.services.config.importMaxBytes;
+  const row = await prisma.import.create({
+    data: {
+      format: input.format,
+      mode: input.mode,
+      dryRun: input.dryRun,
+      atomic: input.atomic,
+      actorType: actor.type,
+      actorId: actor.id,
+      actorName: actor.name,
+      ip: ctx.clientIp,
+    },
+  });
+  try {
+    let bytes = 0;
+    let seq = 0;
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (!pendingBytes) return;
+      const data = Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      await prisma.importChunk.create({ data: { importId: row.id, seq: seq++, data } });
+    };
+    for await (const part of input.file.stream() as AsyncIterable<Uint8Array>) {
+      bytes += part.byteLength;
+      if (bytes > max) throw tooLarge(max);
+      pending.push(part);
+      pendingBytes += part.byteLength;
+      if (pendingBytes >= CHUNK_BYTES) await flush();
+    }
+    await flush();
+    const queued = await prisma.import.update({ where: { id: row.id }, data: { fileBytes: bytes } });
+    await ctx.services.jobs.send(IMPORT_QUEUE, { importId: row.id });
+    return queued;
+  } catch (err) {
+    // A file refused or cut off (the client went away) leaves no import behind.
+    await prisma.import.delete({ where: { id: row.id } }).catch(() => {});
+    throw err;
+  }
+}
+
+/** One import, or NOT_FOUND. */
+export async function readImport(ctx: RequestContext, id: number): Promise<Import | null> {
+  return ctx.db.prisma.import.findUnique({ where: { id } });
+}
+
+/** Imports newest first. */
+export async function listImports(ctx: RequestContext, input: { page: number; limit: number }): Promise<Page<Import>> {
+  const { offset } = pageWindow(input);
+  const [total, rows] = await Promise.all([
+    ctx.db.prisma.import.count(),
+    ctx.db.prisma.import.findMany({
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      skip: offset,
+      take: input.limit,
+    }),
+  ]);
+  return pageOf(rows, input, total);
+}
+
+/**
+ * Cancels an import: a queued one at once, a running one after its current batch (what committed
+ * stays); a finished one is left as it is.
+ */
+export async function cancelImport(ctx: RequestContext, id: number): Promise<Import> {
+  const prisma = ctx.db.prisma;
+  await prisma.import.updateMany({
+    where: { id, status: 'queued' },
+    data: { status: 'cancelled', cancelRequested: true, finishedAt: new Date() },
+  });
+  await prisma.import.updateMany({ where: { id, status: 'running' }, data: { cancelRequested: true } });
+  const row = await prisma.import.findUnique({ where: { id } });
+  if (!row) throw notFound('import');
+  return row;
+}
+
+/** Where an import's errors file is (contract §13.2). */
+export const errorsCsvPath = (id: number) => `/admin/api/imports/${id}/errors.csv`;
+
+/** The errors file's header and rows, in row order, a page of rows at a time. */
+export async function* errorRows(ctx: RequestContext, row: Import): AsyncGenerator<string[]> {
+  const columns = row.format === 'csv' ? (row.columns ?? []) : ['line'];
+  // The file's own columns and `error`: fixed, the rows can be imported again as they are (less `error`).
+  yield [...columns, 'error'];
+  let after = 0;
+  for (;;) {
+    const failures = await ctx.db.prisma.importFailure.findMany({
+      where: { importId: row.id, rowNo: { gt: after } },
+      orderBy: { rowNo: 'asc' },
+      take: 1000,
+    });
+    if (!failures.length) return;
+    for (const f of failures) {
+      const cells = f.cells as Record<string, unknown>;
+      const values = row.format === 'csv' ? columns.map((c) => String(cells[c] ?? '')) : [JSON.stringify(cells)];
+      yield [...values, f.error];
+    }
+    after = failures.at(-1)!.rowNo;
+  }
+}
