@@ -10,9 +10,9 @@ import { validationFailed } from '../errors/app-error.ts';
 import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
 import type { RequestContext } from '../request-context.ts';
+import type { UploadedFile } from '../transfer/uploaded-file.ts';
 import { fieldErrorsOf } from '../validation/field-errors.ts';
 import type { MoneyOutput } from '../validation/money.ts';
-import type { UploadedFile } from '../transfer/uploaded-file.ts';
 import FieldGuardsPlugin from './field-guards.ts';
 
 export const builder = new SchemaBuilder<{

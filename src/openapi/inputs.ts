@@ -184,7 +184,9 @@ export function requestBodyOf(route: CompiledRoute, input: z.ZodType | undefined
     return {
       required: true,
       description: 'The file itself (not JSON, not multipart), streamed; at most IMPORT_MAX_BYTES (default 200 MiB).',
-      content: Object.fromEntries(route.fileBody.types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+      content: Object.fromEntries(
+        route.fileBody.types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+      ),
     };
   }
   if (route.input?.from !== 'body' || !input) return undefined;
