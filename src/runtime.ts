@@ -71,7 +71,13 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
     const services = await buildServices(config, log, db, metrics);
     // Serving processes (and the tests' in-process service) run the background jobs; the CLI runs its own.
     if (opts.role === 'server' || opts.role === 'test') {
-      await workImports({ prisma: db.prisma, catalogCache: services.catalogCache, log, jobs: services.jobs });
+      await workImports({
+        prisma: db.prisma,
+        catalogCache: services.catalogCache,
+        log,
+        jobs: services.jobs,
+        embedded: db.sql.kind === 'pglite',
+      });
     }
     return {
       config,

@@ -29,15 +29,41 @@ class FileError extends Error {
   }
 }
 
-/** The uploaded file's text, chunk by chunk in upload order; a byte sequence that is not UTF-8 throws. */
-async function* fileText(prisma: Prisma, importId: number, rowsSoFar: () => number): AsyncGenerator<string> {
+/** How many bytes of `bytes` are valid UTF-8 (an unfinished sequence at the end counts as valid). */
+function validUtf8Length(bytes: Uint8Array): number {
+  let low = 0;
+  let high = bytes.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
+      low = mid;
+    } catch {
+      high = mid - 1;
+    }
+  }
+  return low;
+}
+
+/**
+ * The uploaded file's text, chunk by chunk in upload order; a byte sequence that is not UTF-8 throws,
+ * naming its line (counted over the text before it: a quoted line break makes it a row later than the line).
+ */
+async function* fileText(prisma: Prisma, importId: number): AsyncGenerator<string> {
   // `fatal`: invalid UTF-8 is an error, never U+FFFD; a BOM is dropped (ignoreBOM false).
   const decoder = new TextDecoder('utf-8', { fatal: true });
+  let lines = 1;
+  const countLines = (text: string) => {
+    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+    return text;
+  };
   const decode = (bytes?: Uint8Array) => {
     try {
-      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+      return countLines(bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode());
     } catch {
-      throw new FileError([{ row: rowsSoFar() + 1, field: null, message: 'the file is not UTF-8 text' }]);
+      const valid = bytes ? bytes.subarray(0, validUtf8Length(bytes)) : new Uint8Array();
+      countLines(new TextDecoder().decode(valid));
+      throw new FileError([{ row: lines, field: null, message: `line ${lines} is not UTF-8 text` }]);
     }
   };
   for (let seq = 0; ; seq++) {
@@ -152,10 +178,7 @@ export async function stageFile(prisma: Prisma, importId: number, format: 'csv' 
     if (format === 'csv') {
       // The header is row 1; every later record is the next row (a quoted line break stays in its row).
       let rowNo = 0;
-      for await (const record of csvRecords(
-        fileText(prisma, importId, () => rowNo),
-        () => rowNo,
-      )) {
+      for await (const record of csvRecords(fileText(prisma, importId), () => rowNo)) {
         rowNo++;
         if (rowNo === 1) {
           columns = record.map((c) => c.trim());
@@ -167,9 +190,7 @@ export async function stageFile(prisma: Prisma, importId: number, format: 'csv' 
       }
       if (rowNo === 0) throw new FileError([{ row: 1, field: 'handle', message: 'the file is empty: no header row' }]);
     } else {
-      let lines = 0;
-      for await (const { rowNo, cells } of jsonLines(fileText(prisma, importId, () => lines))) {
-        lines = rowNo;
+      for await (const { rowNo, cells } of jsonLines(fileText(prisma, importId))) {
         await add(rowNo, cells as Record<string, unknown>);
       }
     }

@@ -1,0 +1,570 @@
+/**
+ * Contract §13.1–13.2 through the real server: CSV and JSON Lines files in, items created, updated or
+ * left unchanged, every problem named by row and column, dry runs and atomic imports that write
+ * nothing they should not, the errors file, and the REST and GraphQL doors with their refusals.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, gqlCode, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { csv, type ImportAnswer, importEnded, runImport, sendImport } from './import-helpers.ts';
+
+let app: TestApp;
+let owner: string;
+let viewer: string;
+
+const HEADER = [
+  'handle',
+  'name',
+  'category',
+  'price',
+  'stock',
+  'images',
+  'sku_code',
+  'sku_price',
+  'sku_stock',
+  'spec:color',
+];
+
+beforeAll(async () => {
+  app = await startTestApp({ LOGIN_IP_PER_MINUTE: '1000', IMPORT_MAX_BYTES: String(256 * 1024) });
+  owner = await loginAsAdmin(app);
+  const admin = await makeAdmin(app, { role: 'viewer', password: 'viewer-password-1' });
+  viewer = await loginAsAdmin(app, { username: admin.username, password: 'viewer-password-1' });
+});
+afterAll(() => app?.close());
+
+/** The admin Item with this handle (any state). */
+async function itemByHandle(handle: string) {
+  const res = await app.graphql(
+    `query($h: String) { adminItem(handle: $h) { id name description status price stock version handle
+       category { name parentId } skus { id skuCode specs price stock } images { url sortOrder } } }`,
+    { h: handle },
+    { token: owner },
+  );
+  return res.body.data.adminItem;
+}
+
+const auditOf = async (importId: number) =>
+  app.db.prisma.auditEntry.findMany({ where: { requestId: String(importId) }, orderBy: { id: 'asc' } });
+
+describe('CSV import (contract §13.1, §13.2)', () => {
+  it('when a file names new handles, then they are created as drafts with their SKUs, images and a new category path, each audited under the import’s id', async () => {
+    const file = csv([
+      HEADER,
+      [
+        'csv-boot',
+        'Trail boot',
+        'Outdoor > Boots',
+        '19.9',
+        5,
+        'https://cdn.example.com/a.jpg | https://cdn.example.com/b.jpg',
+        'CB-RED',
+        '',
+        3,
+        'red',
+      ],
+      ['other-tee', 'Tee', 'Outdoor', '9', 1, '', '', '', '', ''],
+      // Rows of one item need not be adjacent.
+      ['csv-boot', '', '', '', '', '', 'CB-BLUE', '21.50', 2, 'blue'],
+    ]);
+    const done = await runImport(app, owner, file);
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      rows_total: 3,
+      rows_done: 3,
+      items: { created: 2, updated: 0, unchanged: 0, failed: 0 },
+      errors: [],
+      format: 'csv',
+      mode: 'upsert',
+      dry_run: false,
+      atomic: false,
+      actor: { type: 'admin', name: 'root' },
+    });
+    expect(done.finished_at).toEqual(expect.any(String));
+    const boot = await itemByHandle('csv-boot');
+    expect(boot).toMatchObject({
+      name: 'Trail boot',
+      status: 'draft',
+      price: 19.9,
+      stock: 5,
+      version: 1,
+      category: { name: 'Boots' },
+      images: [
+        { url: 'https://cdn.example.com/a.jpg', sortOrder: 0 },
+        { url: 'https://cdn.example.com/b.jpg', sortOrder: 1 },
+      ],
+    });
+    expect(
+      boot.skus.map((s: { skuCode: string; price: number; stock: number; specs: object }) => [
+        s.skuCode,
+        s.price,
+        s.stock,
+        s.specs,
+      ]),
+    ).toEqual([
+      ['CB-RED', 19.9, 3, { color: 'red' }],
+      ['CB-BLUE', 21.5, 2, { color: 'blue' }],
+    ]);
+    expect((await itemByHandle('other-tee')).skus).toEqual([]);
+    const audit = await auditOf(done.id);
+    expect(audit.map((e) => e.action).sort()).toEqual([
+      'category.create',
+      'category.create',
+      'item.create',
+      'item.create',
+    ]);
+    // Drafts are not public.
+    expect((await app.request('/api/v1/items?keyword=Trail%20boot')).body.total).toBe(0);
+  });
+
+  it('when the same file is imported again, then every item is unchanged: no version, audit entry or write', async () => {
+    const file = csv([HEADER, ['same-boot', 'Same boot', 'Outdoor', '10', 1, '', 'SB-1', '', 1, 'red']]);
+    await runImport(app, owner, file);
+    const before = await itemByHandle('same-boot');
+    const again = await runImport(app, owner, file);
+    expect(again.items).toEqual({ created: 0, updated: 0, unchanged: 1, failed: 0 });
+    expect(await auditOf(again.id)).toEqual([]);
+    expect(await itemByHandle('same-boot')).toEqual(before);
+  });
+
+  it('when a file changes an item, then it is updated at its next version; SKUs are matched by code (their ids stay), others replaced', async () => {
+    await runImport(
+      app,
+      owner,
+      csv([
+        HEADER,
+        ['match-boot', 'Match boot', 'Outdoor', '10', 1, '', 'MB-1', '', 1, 'red'],
+        ['match-boot', '', '', '', '', '', 'MB-2', '', 2, 'blue'],
+      ]),
+    );
+    const before = await itemByHandle('match-boot');
+    const done = await runImport(
+      app,
+      owner,
+      csv([
+        HEADER,
+        ['match-boot', 'Match boot', 'Outdoor', '12', 1, '', 'MB-2', '', 7, 'blue'],
+        ['match-boot', '', '', '', '', '', 'MB-3', '', 3, 'green'],
+      ]),
+    );
+    expect(done.items).toEqual({ created: 0, updated: 1, unchanged: 0, failed: 0 });
+    const after = await itemByHandle('match-boot');
+    expect(after.version).toBe(before.version + 1);
+    expect(after.price).toBe(12);
+    const mb2Before = before.skus.find((s: { skuCode: string }) => s.skuCode === 'MB-2');
+    const mb2After = after.skus.find((s: { skuCode: string }) => s.skuCode === 'MB-2');
+    expect(mb2After).toMatchObject({ id: mb2Before.id, stock: 7 });
+    expect(after.skus.map((s: { skuCode: string }) => s.skuCode).sort()).toEqual(['MB-2', 'MB-3']);
+    const [entry] = await auditOf(done.id);
+    expect(entry).toMatchObject({ action: 'item.update', targetId: after.id });
+    expect((entry!.changes as Record<string, unknown>).price).toEqual([10, 12]);
+  });
+
+  it('when a file lacks a column, then that field is kept; when a cell is empty, then the field is cleared or set to its default', async () => {
+    await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name', 'description', 'category', 'price', 'stock', 'status'],
+        ['keep-boot', 'Keep boot', 'Warm and dry', 'Outdoor', '30', 4, 'active'],
+      ]),
+    );
+    const done = await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'price', 'description'],
+        ['keep-boot', '31', ''],
+      ]),
+    );
+    expect(done.items.updated).toBe(1);
+    expect(await itemByHandle('keep-boot')).toMatchObject({
+      name: 'Keep boot',
+      status: 'active',
+      price: 31,
+      stock: 4,
+      description: '',
+    });
+  });
+
+  it('when a later row repeats an item field with another value, then that row is named and the item is not written', async () => {
+    const done = await runImport(
+      app,
+      owner,
+      csv([
+        HEADER,
+        ['clash-boot', 'Clash boot', 'Outdoor', '10', 1, '', 'CL-1', '', 1, 'red'],
+        ['clash-boot', 'Another name', '', '', '', '', 'CL-2', '', 1, 'blue'],
+      ]),
+    );
+    expect(done.items).toEqual({ created: 0, updated: 0, unchanged: 0, failed: 1 });
+    expect(done.errors).toEqual([
+      {
+        row: 3,
+        handle: 'clash-boot',
+        field: 'name',
+        message: expect.stringContaining('differs from the item’s first row'.replace('’', "'")),
+      },
+    ]);
+    expect(await itemByHandle('clash-boot')).toBeNull();
+  });
+
+  it('when items break the rules of every item write, then each problem names its row and column, the others are written, and the errors file has every failed row', async () => {
+    const done = await runImport(
+      app,
+      owner,
+      csv([
+        HEADER,
+        ['good-one', 'Good one', 'Outdoor', '5', 1, '', '', '', '', ''],
+        ['bad-price', 'Bad price', 'Outdoor', 'abc', 1, '', '', '', '', ''],
+        ['bad-sku', 'Bad sku', 'Outdoor', '5', 1, '', 'BS-1', '', '-3', 'red'],
+        ['', 'No handle', 'Outdoor', '5', 1, '', '', '', '', ''],
+        ['no-category', 'No category', '', '5', 1, 'ftp://not-http', '', '', '', ''],
+      ]),
+    );
+    expect(done.status).toBe('succeeded');
+    expect(done.items).toEqual({ created: 1, updated: 0, unchanged: 0, failed: 4 });
+    expect(done.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ row: 3, handle: 'bad-price', field: 'price' }),
+        expect.objectContaining({ row: 4, handle: 'bad-sku', field: 'sku_stock' }),
+        expect.objectContaining({ row: 5, handle: null, field: 'handle' }),
+        expect.objectContaining({ row: 6, handle: 'no-category', field: 'category' }),
+        expect.objectContaining({ row: 6, handle: 'no-category', field: 'images' }),
+      ]),
+    );
+    const errors = await app.request(done.errors_csv_url, { token: owner });
+    expect(errors.status).toBe(200);
+    expect(errors.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = errors.text.trim().split('\n');
+    expect(lines[0]).toBe([...HEADER, 'error'].join(','));
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['bad-price', 'bad-sku', '', 'no-category']);
+    expect(await itemByHandle('good-one')).not.toBeNull();
+  });
+
+  it('when mode is create or update, then existing (create) or missing (update) handles fail and nothing of them is written', async () => {
+    await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name', 'category', 'price'],
+        ['mode-one', 'Mode one', 'Outdoor', '5'],
+      ]),
+    );
+    const create = await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name', 'category', 'price'],
+        ['mode-one', 'Renamed', 'Outdoor', '5'],
+        ['mode-two', 'Mode two', 'Outdoor', '5'],
+      ]),
+      'mode=create',
+    );
+    expect(create.items).toEqual({ created: 1, updated: 0, unchanged: 0, failed: 1 });
+    expect(create.errors[0]).toMatchObject({ row: 2, handle: 'mode-one', field: 'handle' });
+    const update = await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name'],
+        ['mode-one', 'Renamed'],
+        ['mode-three', 'Mode three'],
+      ]),
+      'mode=update',
+    );
+    expect(update.items).toEqual({ created: 0, updated: 1, unchanged: 0, failed: 1 });
+    expect(update.errors[0]).toMatchObject({ row: 3, handle: 'mode-three', field: 'handle' });
+    expect((await itemByHandle('mode-one')).name).toBe('Renamed');
+    expect(await itemByHandle('mode-three')).toBeNull();
+  });
+
+  it('when it is a dry run, then it counts exactly what a real run does and writes nothing', async () => {
+    const file = csv([
+      HEADER,
+      ['dry-new', 'Dry new', 'Dry > Run', '5', 1, '', '', '', '', ''],
+      ['same-boot', 'Same boot', 'Outdoor', '10', 1, '', 'SB-1', '', 1, 'red'],
+      ['dry-bad', '', 'Outdoor', '5', 1, '', '', '', '', ''],
+    ]);
+    const categories = await app.db.prisma.category.count();
+    const dry = await runImport(app, owner, file, 'dry_run=true');
+    expect(dry).toMatchObject({
+      dry_run: true,
+      status: 'succeeded',
+      items: { created: 1, updated: 0, unchanged: 1, failed: 1 },
+    });
+    expect(await itemByHandle('dry-new')).toBeNull();
+    expect(await app.db.prisma.category.count()).toBe(categories);
+    expect(await auditOf(dry.id)).toEqual([]);
+    const real = await runImport(app, owner, file);
+    expect(real.items).toEqual(dry.items);
+  });
+
+  it('when an atomic import has one bad item, then nothing is written and it fails; when every item is good, then all are written', async () => {
+    const bad = await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name', 'category', 'price'],
+        ['atomic-a', 'Atomic a', 'Outdoor', '5'],
+        ['atomic-b', 'Atomic b', 'Outdoor', 'x'],
+      ]),
+      'atomic=true',
+    );
+    expect(bad).toMatchObject({ status: 'failed', atomic: true, items: { failed: 1 } });
+    expect(bad.errors[0]).toMatchObject({ row: 3, field: 'price' });
+    expect(await itemByHandle('atomic-a')).toBeNull();
+    const good = await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name', 'category', 'price'],
+        ['atomic-a', 'Atomic a', 'Outdoor', '5'],
+        ['atomic-b', 'Atomic b', 'Outdoor', '6'],
+      ]),
+      'atomic=true',
+    );
+    expect(good).toMatchObject({ status: 'succeeded', items: { created: 2, failed: 0 } });
+    expect(await itemByHandle('atomic-b')).toMatchObject({ price: 6 });
+  });
+});
+
+describe('files that cannot be read (contract §13.2)', () => {
+  const cases: Array<{
+    what: string;
+    file: string | Buffer;
+    type?: string;
+    row: number;
+    field?: string | null;
+    message: RegExp;
+  }> = [
+    {
+      what: 'an unknown column',
+      file: csv([
+        ['handle', 'colour', 'size'],
+        ['x', 'red', '1'],
+      ]),
+      row: 1,
+      field: 'colour, size',
+      message: /unknown columns "colour", "size"/,
+    },
+    { what: 'no handle column', file: csv([['name'], ['x']]), row: 1, field: 'handle', message: /no handle column/ },
+    {
+      what: 'a broken quote',
+      file: 'handle,name\r\nok,Fine\r\nbroken,"never closed\r\n',
+      row: 3,
+      message: /quoted field is never closed/,
+    },
+    {
+      what: 'a row with too many fields',
+      file: 'handle,name\r\nok,Fine,extra\r\n',
+      row: 2,
+      message: /number of fields/,
+    },
+    {
+      what: 'bytes that are not UTF-8',
+      file: Buffer.from([...Buffer.from('handle,name\r\nok,'), 0xff, 0xfe, 0x0d, 0x0a]),
+      row: 2,
+      message: /not UTF-8/,
+    },
+    {
+      what: 'a line that is not JSON',
+      file: '{"handle":"ok","name":"Fine"}\n{not json\n',
+      type: 'application/x-ndjson',
+      row: 2,
+      message: /not JSON/,
+    },
+  ];
+  it.each(cases)(
+    'when the file has $what, then the import fails naming the row, and nothing is written',
+    async ({ file, type, row, field, message }) => {
+      const items = await app.db.prisma.item.count();
+      const started = await app.request('/admin/api/imports', {
+        method: 'POST',
+        rawBody: file as string,
+        contentType: type ?? 'text/csv',
+        token: owner,
+      });
+      expect(started.status, started.text).toBe(202);
+      const done = await importEnded(app, owner, started.body.id);
+      expect(done.status).toBe('failed');
+      expect(done.errors[0]).toMatchObject({
+        row,
+        ...(field !== undefined ? { field } : {}),
+        message: expect.stringMatching(message),
+      });
+      expect(await app.db.prisma.item.count()).toBe(items);
+    },
+  );
+
+  it('when a CSV file has a byte-order mark and quoted fields spanning lines, then it is read as one row per record', async () => {
+    const file = `\uFEFF${csv([
+      ['handle', 'name', 'description', 'category', 'price'],
+      ['bom-boot', 'Bom boot', 'line one\nline two, "quoted"', 'Outdoor', '5'],
+    ])}`;
+    const done = await runImport(app, owner, file);
+    expect(done).toMatchObject({ status: 'succeeded', rows_total: 1, items: { created: 1 } });
+    expect((await itemByHandle('bom-boot')).description).toBe('line one\nline two, "quoted"');
+  });
+});
+
+describe('JSON Lines import (contract §13.1)', () => {
+  it('when each line is an item in REST names with a category path, then they are imported; read-only fields are ignored', async () => {
+    const lines = [
+      {
+        id: 999,
+        handle: 'jsonl-boot',
+        name: 'Jsonl boot',
+        category: 'Outdoor > Boots',
+        price: 12.5,
+        stock: 2,
+        status: 'active',
+        version: 7,
+        skus: [{ id: 5, sku_code: 'JB-1', specs: { size: '42' }, price: 13, stock: 2 }],
+        images: [{ url: 'https://cdn.example.com/j.jpg', sort_order: 0 }],
+      },
+      { handle: 'jsonl-bad', name: 'Bad', category: 'Outdoor', price: -1 },
+    ];
+    const done = await runImport(
+      app,
+      owner,
+      lines.map((l) => JSON.stringify(l)).join('\n'),
+      'format=jsonl',
+      'application/x-ndjson',
+    );
+    expect(done).toMatchObject({ format: 'jsonl', items: { created: 1, failed: 1 } });
+    expect(done.errors).toEqual([expect.objectContaining({ row: 2, handle: 'jsonl-bad', field: 'price' })]);
+    expect(await itemByHandle('jsonl-boot')).toMatchObject({
+      status: 'active',
+      price: 12.5,
+      version: 1,
+      skus: [{ skuCode: 'JB-1', specs: { size: '42' }, price: 13 }],
+    });
+  });
+});
+
+describe('the import doors (contract §13.2)', () => {
+  it('when the file is sent, then 202 with Location and the queued import; GET by id and the list read it', async () => {
+    const res = await sendImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name', 'category', 'price'],
+        ['door-one', 'Door one', 'Outdoor', '5'],
+      ]),
+    );
+    expect(res.status).toBe(202);
+    expect(res.headers.get('location')).toBe(`/admin/api/imports/${res.body.id}`);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(['queued', 'running', 'succeeded']).toContain(res.body.status);
+    await importEnded(app, owner, res.body.id);
+    // Every admin sees every import (catalogRead).
+    const one = await app.request<ImportAnswer>(`/admin/api/imports/${res.body.id}`, { token: viewer });
+    expect(one.body).toMatchObject({ id: res.body.id, errors_csv_url: `/admin/api/imports/${res.body.id}/errors.csv` });
+    const list = await app.request('/admin/api/imports?limit=2', { token: viewer });
+    expect(list.body).toMatchObject({ page: 1, limit: 2 });
+    expect(list.body.imports[0].id).toBe(res.body.id);
+    expect(list.body.total).toBeGreaterThan(1);
+    expectProblem(await app.request('/admin/api/imports/999999', { token: owner }), 404, 'NOT_FOUND');
+  });
+
+  it('when the caller may not write the catalogue, sends no token, the wrong type or too many bytes, then 403, 401, 415 or 413 and no import', async () => {
+    const before = await app.db.prisma.import.count();
+    const file = csv([['handle'], ['x']]);
+    expectProblem(await sendImport(app, viewer, file), 403, 'FORBIDDEN');
+    expectProblem(
+      await app.request('/admin/api/imports', { method: 'POST', rawBody: file, contentType: 'text/csv' }),
+      401,
+      'UNAUTHENTICATED',
+    );
+    expectProblem(await sendImport(app, owner, file, '', 'application/json'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectProblem(await sendImport(app, owner, 'x'.repeat(257 * 1024)), 413, 'PAYLOAD_TOO_LARGE');
+    expectProblem(await sendImport(app, owner, file, 'mode=merge'), 400, 'VALIDATION_FAILED');
+    expect(await app.db.prisma.import.count()).toBe(before);
+  });
+
+  it('when a GraphQL multipart request uploads the file, then startImport queues it and import() reads it to the end', async () => {
+    const form = new FormData();
+    form.append(
+      'operations',
+      JSON.stringify({
+        query: 'mutation($file: File!) { startImport(file: $file, mode: upsert) { id status format } }',
+        variables: { file: null },
+      }),
+    );
+    form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+    form.append(
+      '0',
+      new Blob(
+        [
+          csv([
+            ['handle', 'name', 'category', 'price'],
+            ['gql-one', 'Gql one', 'Outdoor', '5'],
+          ]),
+        ],
+        { type: 'text/csv' },
+      ),
+      'items.csv',
+    );
+    const res = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${owner}` },
+    });
+    const body = (await res.json()) as { data: { startImport: { id: number; format: string } }; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    expect(body.data.startImport.format).toBe('csv');
+    const done = await importEnded(app, owner, body.data.startImport.id);
+    expect(done.items.created).toBe(1);
+    const read = await app.graphql(
+      'query($id: Int!) { import(id: $id) { status rowsDone items { created } errorsCsvUrl actor { type } } }',
+      { id: done.id },
+      { token: viewer },
+    );
+    expect(read.body.data.import).toMatchObject({
+      status: 'succeeded',
+      rowsDone: 1,
+      items: { created: 1 },
+      actor: { type: 'admin' },
+    });
+    const viewerStarts = await app.graphql('mutation { cancelImport(id: 1) { id } }', {}, { token: viewer });
+    expect(gqlCode(viewerStarts)).toBe('FORBIDDEN');
+  });
+
+  it('when a finished import is cancelled, then nothing changes; a running one stops after its batch, keeping what committed', async () => {
+    const finished = await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name', 'category', 'price'],
+        ['cancel-done', 'Cancel done', 'Outdoor', '5'],
+      ]),
+    );
+    const again = await app.request<ImportAnswer>(`/admin/api/imports/${finished.id}/cancel`, {
+      method: 'POST',
+      token: owner,
+    });
+    expect(again.body).toMatchObject({ status: 'succeeded', finished_at: finished.finished_at });
+    const rows = [
+      ['handle', 'name', 'category', 'price'],
+      ...Array.from({ length: 3000 }, (_, i) => [`cancel-${i}`, `Cancel ${i}`, 'Outdoor', '5']),
+    ];
+    const started = await sendImport(app, owner, csv(rows));
+    for (;;) {
+      const now = await app.request<ImportAnswer>(`/admin/api/imports/${started.body.id}`, { token: owner });
+      if (now.body.rows_done > 0 || (now.body.status !== 'running' && now.body.status !== 'queued')) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const cancelled = await app.request(`/admin/api/imports/${started.body.id}/cancel`, {
+      method: 'POST',
+      token: owner,
+    });
+    expect(cancelled.status).toBe(200);
+    const done = await importEnded(app, owner, started.body.id);
+    expect(done.status).toBe('cancelled');
+    expect(done.rows_done).toBeLessThan(3000);
+    const written = await app.db.prisma.item.count({ where: { handle: { startsWith: 'cancel-' } } });
+    // The done-done item plus exactly what the committed batches created.
+    expect(written).toBe(done.items.created + 1);
+  });
+});
