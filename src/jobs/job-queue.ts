@@ -13,8 +13,11 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 
 export interface JobQueue {
-  /** Queues one job; with `now`, this process looks for work at once instead of at its next poll. */
-  send(queue: string, data: object, options?: { expireInSeconds?: number }): Promise<void>;
+  /**
+   * Queues one job (this process looks for it at once); with `key`, none is queued when one with the
+   * same key already waits (the queue's policy).
+   */
+  send(queue: string, data: object, options?: { key?: string }): Promise<void>;
   /**
    * Has this process take jobs of `queue`, one at a time: `handler` throwing, or the process dying,
    * leaves the job to be tried again (by any process) once its lease ends.
@@ -60,7 +63,10 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
   let stopping = false;
   return {
     async send(queue, data, options) {
-      await boss.send(queue, data, { expireInSeconds: options?.expireInSeconds ?? config.jobs.leaseSeconds });
+      await boss.send(queue, data, {
+        expireInSeconds: config.jobs.leaseSeconds,
+        ...(options?.key ? { singletonKey: options.key } : {}),
+      });
       const worker = workers.get(queue);
       if (worker) boss.notifyWorker(worker);
     },

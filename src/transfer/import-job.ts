@@ -57,12 +57,16 @@ const actorOf = (row: Import): Actor => ({
   name: row.actorName,
 });
 
+/** Queues (the next slice of) import `id`: at most one waits per import. */
+export const queueImport = (jobs: JobQueue, id: number) => jobs.send(IMPORT_QUEUE, { importId: id }, { key: String(id) });
+
 /** Has this process run import slices from the queue. */
 export async function workImports(runner: ImportRunner): Promise<void> {
   await runner.jobs.work(IMPORT_QUEUE, async (data) => {
     const id = Number(data.importId);
     if (!Number.isInteger(id)) return;
-    if ((await runImportSlice(runner, id)) === 'more') await runner.jobs.send(IMPORT_QUEUE, { importId: id });
+    runner.log.info({ import_id: id, pid: process.pid }, 'import: running a slice');
+    if ((await runImportSlice(runner, id)) === 'more') await queueImport(runner.jobs, id);
   });
 }
 

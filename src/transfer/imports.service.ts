@@ -8,7 +8,7 @@ import { AppError, notFound } from '../errors/app-error.ts';
 import type { Import } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
-import { IMPORT_QUEUE } from './import-job.ts';
+import { queueImport } from './import-job.ts';
 import type { UploadedFile } from './uploaded-file.ts';
 
 export const IMPORT_FORMATS = ['csv', 'jsonl'] as const;
@@ -66,7 +66,7 @@ export async function startImport(ctx: RequestContext, input: StartImportInput):
     }
     await flush();
     const queued = await prisma.import.update({ where: { id: row.id }, data: { fileBytes: bytes } });
-    await ctx.services.jobs.send(IMPORT_QUEUE, { importId: row.id });
+    await queueImport(ctx.services.jobs, row.id);
     return queued;
   } catch (err) {
     // A file refused or cut off (the client went away) leaves no import behind.

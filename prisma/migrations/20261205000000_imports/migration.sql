@@ -90,7 +90,8 @@ ALTER TABLE "import_rows" ADD CONSTRAINT "import_rows_import_id_fkey" FOREIGN KE
 ALTER TABLE "import_items" ADD CONSTRAINT "import_items_import_id_fkey" FOREIGN KEY ("import_id") REFERENCES "imports"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 ALTER TABLE "import_failures" ADD CONSTRAINT "import_failures_import_id_fkey" FOREIGN KEY ("import_id") REFERENCES "imports"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- The queue imports run on: a job expires (its process died, or stopped) after 30 s without finishing,
--- and is then tried again — by any process — from the import's last committed batch. A run is a slice
--- of at most a few seconds that sends the next slice before it completes (src/transfer/import-job.ts).
-SELECT pgboss.create_queue('imports', '{"policy":"standard","retryLimit":100000,"retryDelay":0,"expireInSeconds":30,"retentionMinutes":1440}');
+-- The queue imports run on: a job expires (its process died, or stopped) after its lease without
+-- finishing, and is then tried again — by any process — from the import's last committed batch. A run is
+-- a slice of a few seconds that queues the next slice before it completes (src/transfer/import-job.ts).
+-- `stately`: per import (the singleton key) at most one job waits and one runs.
+SELECT pgboss.create_queue('imports', '{"policy":"stately","retryLimit":100000,"retryDelay":1,"expireInSeconds":30,"retentionMinutes":1440}');
