@@ -60,6 +60,12 @@ export interface Database {
   readonly reads: SqlReader;
   /** Listens on a notification channel (PostgreSQL LISTEN); resolves with the function that stops. */
   listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
+  /**
+   * The embedded database's statements for background work (the job queue's polling): not counted in
+   * `statementCount` nor timed as requests' statements. Undefined on PostgreSQL, where the job queue
+   * keeps a small pool of its own (jobs/job-queue.ts).
+   */
+  readonly backgroundSql?: BackgroundSql;
   /** Statements sent so far, by Prisma and raw SQL alike (diagnostics; tests count a page's queries). */
   statementCount(): number;
   /** Connections held and callers waiting, per pool (none on the embedded database: it has no pool). */
@@ -85,6 +91,11 @@ export interface Database {
 }
 
 export type StatementObserver = (seconds: number, pool: string) => void;
+
+/** SQL as a job library runs it: one statement with parameters, or a script of several without. */
+export interface BackgroundSql {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
 
 /** Pools whose outcomes say whether the database serves requests (not the maintenance pool, not replicas). */
 const REQUEST_POOLS = new Set(['primary', 'embedded']);
@@ -171,6 +182,7 @@ interface DriverParts {
   silence: SilenceObservers;
   poolUsage: () => PoolUsage[];
   snapshot?: () => Promise<Blob>;
+  backgroundSql?: BackgroundSql;
   closeDriver: () => Promise<void>;
 }
 
@@ -199,6 +211,7 @@ function assemble(parts: DriverParts): Database {
     observeSilence: (observer) => parts.silence.add(observer),
     answeredWithin: (ms) => parts.observers.answeredWithin(ms),
     snapshot: parts.snapshot,
+    backgroundSql: parts.backgroundSql,
     close: async () => {
       await prisma?.$disconnect();
       await parts.closeDriver();
@@ -266,6 +279,15 @@ async function openPglite({
   if (fresh && !archive) await keepInitdbTemplate(() => db.dumpDataDir('none'));
   if (lock) guardStatements(db, lock);
   const statements = { n: 0 };
+  // Taken before the counting and timing below wrap `query`: the job queue's statements are neither.
+  const uncounted = { query: db.query.bind(db), exec: db.exec.bind(db) };
+  const backgroundSql: BackgroundSql = {
+    async executeSql(text, values) {
+      // A script of several statements (the job library's maintenance) has no parameters.
+      if (!values?.length && text.includes(';')) return { rows: (await uncounted.exec(text)).at(-1)?.rows ?? [] };
+      return { rows: (await uncounted.query(text, values)).rows };
+    },
+  };
   countCalls(db, 'query', statements);
   const observers = new StatementObservers();
   timeCalls(db, 'query', (seconds, ok) => observers.emit(seconds, 'embedded', ok));
@@ -296,6 +318,7 @@ async function openPglite({
     silence: new SilenceObservers(),
     poolUsage: () => [],
     snapshot: () => db.dumpDataDir('none'),
+    backgroundSql,
     closeDriver: async () => {
       // Closing writes a checkpoint: never onto files another process has taken over.
       lock?.assertOwned();

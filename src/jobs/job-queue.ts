@@ -32,23 +32,15 @@ export interface JobQueue {
 /** How often a process asks for new jobs (one it queued itself it looks for at once). */
 const POLL_SECONDS = 2;
 
-/** pg-boss's statements through the service's own connections: its pool is ours (and PGlite's one session). */
-function executor(db: Database) {
-  return {
-    async executeSql(text: string, values?: unknown[]) {
-      // A script of several statements (pg-boss's maintenance) has no parameters.
-      if (!values?.length && text.includes(';')) {
-        await db.sql.exec(text);
-        return { rows: [] };
-      }
-      return { rows: await db.sql.queryUnbounded(text, values ?? []) };
-    },
-  };
-}
-
 export async function openJobQueue(db: Database, config: Config, log: Logger): Promise<JobQueue> {
+  // PostgreSQL: a small pool of pg-boss's own (its polling is no request's statement); the embedded
+  // database: its one session, outside the statements counted and timed for requests.
+  const connection =
+    config.database.kind === 'postgres'
+      ? { connectionString: config.database.url, max: 2, application_name: 'shop-jobs' }
+      : { db: db.backgroundSql! };
   const boss = new PgBoss({
-    db: executor(db),
+    ...connection,
     schema: 'pgboss',
     migrate: false,
     // Expired leases are found (and their jobs given back) by the supervisor; one process a time does it.
@@ -83,7 +75,9 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
     stopping: () => stopping,
     async stop(timeoutMs) {
       stopping = true;
-      await boss.stop({ graceful: true, wait: true, close: false, timeout: Math.max(timeoutMs, 1000) });
+      // Its own pool (PostgreSQL) is closed with it; the embedded session is the database's to close.
+      const close = config.database.kind === 'postgres';
+      await boss.stop({ graceful: true, wait: true, close, timeout: Math.max(timeoutMs, 1000) });
     },
   };
 }

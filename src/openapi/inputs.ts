@@ -184,8 +184,15 @@ export function requestBodyOf(route: CompiledRoute, input: z.ZodType | undefined
     return {
       required: true,
       description: 'The file itself (not JSON, not multipart), streamed; at most IMPORT_MAX_BYTES (default 200 MiB).',
+      // The example (a file's text) under the first type, which is what "Try it out" sends.
       content: Object.fromEntries(
-        route.fileBody.types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+        route.fileBody.types.map((type, i) => [
+          type,
+          {
+            schema: { type: 'string', format: 'binary' },
+            ...(i === 0 && route.example?.body !== undefined ? { example: route.example.body } : {}),
+          },
+        ]),
       ),
     };
   }

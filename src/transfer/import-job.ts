@@ -58,7 +58,8 @@ const actorOf = (row: Import): Actor => ({
 });
 
 /** Queues (the next slice of) import `id`: at most one waits per import. */
-export const queueImport = (jobs: JobQueue, id: number) => jobs.send(IMPORT_QUEUE, { importId: id }, { key: String(id) });
+export const queueImport = (jobs: JobQueue, id: number) =>
+  jobs.send(IMPORT_QUEUE, { importId: id }, { key: String(id) });
 
 /** Has this process run import slices from the queue. */
 export async function workImports(runner: ImportRunner): Promise<void> {

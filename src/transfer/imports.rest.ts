@@ -49,6 +49,15 @@ export const importRoutes: RestRoute[] = [
     headers: location,
     successHeaders: { Location: { description: 'Where the import’s progress is read.', schema: { type: 'string' } } },
     errors: ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
+    // A dry run: sent as it stands it checks the file and writes nothing.
+    example: {
+      query: { dry_run: true },
+      body:
+        'handle,name,category,price,stock,sku_code,sku_stock,spec:color\r\n' +
+        'docs-example-boot,Docs example boot,Shoes > Boots,59.90,10,DOC-BOOT-RED,4,red\r\n' +
+        'docs-example-boot,,,,,DOC-BOOT-BLUE,6,blue\r\n',
+      description: 'The queued import; follow `Location` (or `import(id)`) for its progress and outcome.',
+    },
   },
   {
     method: 'GET',
@@ -78,6 +87,7 @@ export const importRoutes: RestRoute[] = [
     pathParameter: IMPORT_ID,
     result: 'import',
     errors: ['NOT_FOUND'],
+    example: { params: { id: 1 }, description: 'The import with its progress (the example above made import 1).' },
   },
   {
     method: 'POST',
@@ -92,5 +102,6 @@ export const importRoutes: RestRoute[] = [
     pathParameter: IMPORT_ID,
     result: 'cancelImport',
     errors: ['NOT_FOUND'],
+    example: { params: { id: 1 }, description: 'The import as it stands (a finished one is answered unchanged).' },
   },
 ];

@@ -69,6 +69,9 @@ export function successStatusOf(operation: any): number {
 export function exampleRequestOf(op: DocumentedOperation): {
   path: string;
   body?: unknown;
+  /** A file body's text, sent as `contentType`. */
+  rawBody?: string;
+  contentType?: string;
   headers: Record<string, string>;
 } {
   const params = (op.operation.parameters ?? []) as Array<{ name: string; in: string; example?: unknown }>;
@@ -83,10 +86,15 @@ export function exampleRequestOf(op: DocumentedOperation): {
     if (p.in === 'query' && p.example !== undefined) query.set(p.name, String(p.example));
     if (p.in === 'header' && p.example !== undefined) headers[p.name] = String(p.example);
   }
-  const content = op.operation.requestBody?.content?.['application/json'];
+  // JSON, or — a file route (an import) — the file's text under its first media type.
+  const contents = Object.entries(op.operation.requestBody?.content ?? {}) as Array<[string, { example?: unknown }]>;
+  const [type, content] = contents.find(([t]) => t === 'application/json') ?? contents[0] ?? [];
   if (op.operation.requestBody?.required) {
     expect(content?.example, `${op.method} ${op.template}: the request body has an example`).toBeDefined();
   }
   const search = query.toString();
-  return { path: search ? `${path}?${search}` : path, body: content?.example, headers };
+  const url = search ? `${path}?${search}` : path;
+  if (type && type !== 'application/json')
+    return { path: url, rawBody: content?.example as string, contentType: type, headers };
+  return { path: url, body: content?.example, headers };
 }

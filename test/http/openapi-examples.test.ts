@@ -63,6 +63,8 @@ async function sendExample(op: DocumentedOperation, token?: string, headers: Rec
   return to.request(example.path, {
     method: op.method,
     body: example.body,
+    rawBody: example.rawBody,
+    contentType: example.contentType,
     token,
     headers: { ...example.headers, ...headers },
   });

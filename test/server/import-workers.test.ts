@@ -114,7 +114,11 @@ describe.skipIf(TEST_DB !== 'postgres')('imports with WORKERS=2 and two instance
         ),
       ).toBe(0);
       // Every item is found by search (its documents were written with it).
-      expect(await count(`SELECT count(*) AS n FROM item_search_documents d JOIN items i ON i.id = d.item_id WHERE i.handle LIKE 'kill-%'`)).toBe(ITEMS);
+      expect(
+        await count(
+          `SELECT count(*) AS n FROM item_search_documents d JOIN items i ON i.id = d.item_id WHERE i.handle LIKE 'kill-%'`,
+        ),
+      ).toBe(ITEMS);
     } finally {
       await client.end();
     }

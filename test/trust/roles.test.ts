@@ -67,6 +67,10 @@ const CONTRACT_OPERATIONS: Record<string, string> = {
   deleteItem: 'catalogWrite',
   setItemsStatus: 'catalogWrite', // §12.1
   adjustStock: 'catalogWrite', // §12.3
+  startImport: 'catalogWrite', // §13.2
+  cancelImport: 'catalogWrite',
+  import: 'catalogRead',
+  imports: 'catalogRead',
   createCategory: 'catalogWrite',
   updateCategory: 'catalogWrite',
   deleteCategory: 'catalogWrite',
