@@ -54,6 +54,7 @@ const io = {
   password: async () => cliPasswordFromEnv() ?? (await readPassword('Password: ')),
   stdout: (text: string) => void process.stdout.write(text),
   stderr: (text: string) => void process.stderr.write(text),
+  stderrIsTerminal: process.stderr.isTTY === true,
 };
 
 async function open() {

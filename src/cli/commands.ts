@@ -4,6 +4,8 @@
  * `io.password()` — stdin or CLI_PASSWORD, never argv, which other users can read in `ps`.
  * src/cli.ts is the process around it; tests run it in-process on an open database.
  */
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import {
   createAdminInput,
   createCustomerInput,
@@ -31,6 +33,7 @@ import type { RequestContext } from '../request-context.ts';
 import { reindexAll } from '../search/documents.ts';
 import { maintenanceIndexerSql } from '../search/indexer-sql.ts';
 import { parseInput } from '../validation/field-errors.ts';
+import { importArgs, runImportCommand } from './import-command.ts';
 
 export const USAGE = `usage: npm run cli -- <command>
 
@@ -46,6 +49,9 @@ export const USAGE = `usage: npm run cli -- <command>
   list-admins
   list-api-keys                revoke-api-key <prefix>
   reindex                                     rebuild every item's search document (after changes made outside the service)
+  import FILE [--dry-run] [--mode upsert|create|update] [--atomic] [--format csv|jsonl]
+                                              import items from a CSV or JSON Lines file (progress on stderr);
+                                              exit code 1 when any item failed
 `;
 
 export class UsageError extends Error {}
@@ -56,6 +62,8 @@ export interface CliIo {
   password(): Promise<string>;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Whether stderr is a terminal: progress is a bar redrawn in place there, a line per 10 % elsewhere. */
+  stderrIsTerminal?: boolean;
 }
 
 export interface Args {
@@ -243,6 +251,7 @@ export async function runCli(
   io: CliIo,
   open: () => Promise<{ ctx: RequestContext; close(): Promise<void> }>,
 ): Promise<number> {
+  if (argv[0] === 'import') return runImport(argv.slice(1), io, open);
   let args: Args;
   try {
     args = parseArgs(argv);
@@ -264,6 +273,42 @@ export async function runCli(
         ? `invalid input:${err.fieldErrors.map((e) => `\n  ${e.field}: ${e.message}`).join('')}`
         : err.message;
       io.stderr(`${message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await close();
+  }
+}
+
+/** `import FILE …`: its own exit code (1 when any item failed) and progress on stderr. */
+async function runImport(
+  argv: string[],
+  io: CliIo,
+  open: () => Promise<{ ctx: RequestContext; close(): Promise<void> }>,
+): Promise<number> {
+  const args = importArgs(argv);
+  if (typeof args === 'string') {
+    io.stderr(`${args}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    await access(args.file, constants.R_OK);
+  } catch {
+    io.stderr(`cannot read ${args.file}\n`);
+    return 2;
+  }
+  const { ctx, close } = await open();
+  try {
+    const { text, code } = await runImportCommand(ctx, args, {
+      isTTY: io.stderrIsTerminal ?? false,
+      write: (t) => io.stderr(t),
+    });
+    io.stdout(`${text}\n`);
+    return code;
+  } catch (err) {
+    if (err instanceof AppError) {
+      io.stderr(`${err.message}\n`);
       return 1;
     }
     throw err;

@@ -6,7 +6,6 @@
  * otherwise; then the report. Exit code 1 when any item failed or the import did.
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Import } from '../generated/prisma/client.ts';
@@ -103,7 +102,6 @@ export async function runImportCommand(
   args: ImportArgs,
   out: ProgressOut,
 ): Promise<{ text: string; code: number }> {
-  await stat(args.file); // a missing file is said before an import exists
   const format = (args.format ?? (/\.(jsonl|ndjson)$/i.test(extname(args.file)) ? 'jsonl' : 'csv')) as 'csv' | 'jsonl';
   const started = await startImport(ctx, {
     file: { stream: () => createReadStream(args.file) },

@@ -11,13 +11,18 @@ export interface CliResult {
 }
 
 /** Runs a command line on `app`'s database; `stdin`'s first line is the password it reads. */
-export async function cliOn(app: TestApp, args: string[], opts: { stdin?: string } = {}): Promise<CliResult> {
+export async function cliOn(
+  app: TestApp,
+  args: string[],
+  opts: { stdin?: string; terminal?: boolean } = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io = {
     password: async () => (opts.stdin ?? '').split('\n')[0] ?? '',
     stdout: (t: string) => void (stdout += t),
     stderr: (t: string) => void (stderr += t),
+    stderrIsTerminal: opts.terminal ?? false,
   };
   const ctx = operatorContext(app.db, app.services, createLogger('silent'));
   const code = await runCli(args, io, async () => ({ ctx, close: async () => {} }));
