@@ -37,6 +37,14 @@ const count = (def: number) =>
     .transform(Number)
     .pipe(z.number().int().positive('must be at least 1').max(1_000_000))
     .default(def);
+/** A size in bytes, at most 2 GiB − 1 (what an import's byte count, an int, holds). */
+const bytes = (def: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of bytes')
+    .transform(Number)
+    .pipe(z.number().int().positive('must be at least 1').max(2 ** 31 - 1, 'must be less than 2 GiB'))
+    .default(def);
 /** Comma-separated secrets: sign with the first, verify with any (rotation). */
 const secretList = z
   .string()
@@ -151,7 +159,7 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: bool.optional(),
   GRAPHQL_MAX_COST: count(5000),
   SEARCH_CONCURRENCY_PER_CLIENT: count(4),
-  IMPORT_MAX_BYTES: count(200 * 1024 * 1024),
+  IMPORT_MAX_BYTES: bytes(200 * 1024 * 1024),
   JOB_LEASE_SECONDS: seconds(30),
   JOB_MAINTENANCE_SECONDS: seconds(5),
   CORS_ORIGINS: corsOrigins,

@@ -66,6 +66,8 @@ export interface Database {
    * keeps a small pool of its own (jobs/job-queue.ts).
    */
   readonly backgroundSql?: BackgroundSql;
+  /** PostgreSQL: the primary's connection URL (the job queue opens its own small pool on it). */
+  readonly url?: string;
   /** Statements sent so far, by Prisma and raw SQL alike (diagnostics; tests count a page's queries). */
   statementCount(): number;
   /** Connections held and callers waiting, per pool (none on the embedded database: it has no pool). */
@@ -183,6 +185,7 @@ interface DriverParts {
   poolUsage: () => PoolUsage[];
   snapshot?: () => Promise<Blob>;
   backgroundSql?: BackgroundSql;
+  url?: string;
   closeDriver: () => Promise<void>;
 }
 
@@ -212,6 +215,7 @@ function assemble(parts: DriverParts): Database {
     answeredWithin: (ms) => parts.observers.answeredWithin(ms),
     snapshot: parts.snapshot,
     backgroundSql: parts.backgroundSql,
+    url: parts.url,
     close: async () => {
       await prisma?.$disconnect();
       await parts.closeDriver();
@@ -423,6 +427,7 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
       }
     : sql;
   return assemble({
+    url: target.url,
     adapter: () => new PrismaPg(pool),
     statementTimeoutMs,
     sql,

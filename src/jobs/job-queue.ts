@@ -35,10 +35,9 @@ const POLL_SECONDS = 2;
 export async function openJobQueue(db: Database, config: Config, log: Logger): Promise<JobQueue> {
   // PostgreSQL: a small pool of pg-boss's own (its polling is no request's statement); the embedded
   // database: its one session, outside the statements counted and timed for requests.
-  const connection =
-    config.database.kind === 'postgres'
-      ? { connectionString: config.database.url, max: 2, application_name: 'shop-jobs' }
-      : { db: db.backgroundSql! };
+  const connection = db.url
+    ? { connectionString: db.url, max: 2, application_name: 'shop-jobs' }
+    : { db: db.backgroundSql! };
   const boss = new PgBoss({
     ...connection,
     schema: 'pgboss',
@@ -76,7 +75,7 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
     async stop(timeoutMs) {
       stopping = true;
       // Its own pool (PostgreSQL) is closed with it; the embedded session is the database's to close.
-      const close = config.database.kind === 'postgres';
+      const close = db.url !== undefined;
       await boss.stop({ graceful: true, wait: true, close, timeout: Math.max(timeoutMs, 1000) });
     },
   };
