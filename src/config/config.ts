@@ -43,7 +43,13 @@ const bytes = (def: number) =>
     .string()
     .regex(/^\d+$/, 'must be a whole number of bytes')
     .transform(Number)
-    .pipe(z.number().int().positive('must be at least 1').max(2 ** 31 - 1, 'must be less than 2 GiB'))
+    .pipe(
+      z
+        .number()
+        .int()
+        .positive('must be at least 1')
+        .max(2 ** 31 - 1, 'must be less than 2 GiB'),
+    )
     .default(def);
 /** Comma-separated secrets: sign with the first, verify with any (rotation). */
 const secretList = z

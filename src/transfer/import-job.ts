@@ -24,8 +24,19 @@ import { stageFile } from './import-stage.ts';
 import type { FileProblem } from './item-file.ts';
 
 export const IMPORT_QUEUE = 'imports';
-/** Items per batch: a batch commits in well under a second, so `rows_done` grows at least once a second. */
-const BATCH_ITEMS = 200;
+/**
+ * Items per batch: sized by time, not count — `rows_done` must grow at least once a second (§13.2),
+ * whatever an item costs (its SKUs, its description's search words) and however busy the machine is.
+ * Each batch aims at BATCH_TARGET_MS; the next one's size follows the last one's pace.
+ */
+const BATCH_TARGET_MS = 400;
+const BATCH_ITEMS = { first: 50, min: 5, max: 500 };
+/** The atomic write pass (one transaction, no progress reported): a fixed size. */
+const ATOMIC_BATCH_ITEMS = 200;
+
+/** The next batch's size after one of `items` took `ms`. */
+export const nextBatchSize = (items: number, ms: number): number =>
+  Math.max(BATCH_ITEMS.min, Math.min(BATCH_ITEMS.max, Math.round((items * BATCH_TARGET_MS) / Math.max(ms, 1))));
 /** How long one job runs before it queues the rest (far inside the job lease). */
 const SLICE_MS = 5000;
 /** Errors kept on the import itself; every failed row is in the errors file. */
@@ -99,12 +110,15 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
     row = (await prisma.import.findUnique({ where: { id } }))!;
   }
   if (row.atomic && !row.dryRun && row.checked) return writeAtomically(runner, row);
+  let size = BATCH_ITEMS.first;
   for (;;) {
     const began = performance.now();
-    const step = await prisma.$transaction((tx) => nextBatch(runner, tx, id), BATCH_TRANSACTION);
+    const step = await prisma.$transaction((tx) => nextBatch(runner, tx, id, size), BATCH_TRANSACTION);
     if (step !== 'more') return step === 'checked' ? runImportSlice(runner, id) : 'done';
     if (Date.now() > deadline || runner.jobs.stopping()) return 'more';
-    if (runner.embedded) await sleep((performance.now() - began) * EMBEDDED_PAUSE_SHARE);
+    const took = performance.now() - began;
+    size = nextBatchSize(size, took);
+    if (runner.embedded) await sleep(took * EMBEDDED_PAUSE_SHARE);
   }
 }
 
@@ -115,7 +129,7 @@ const lockImport = async (tx: Tx, id: number): Promise<Import | undefined> =>
     : undefined;
 
 /** The next batch of a running import, committed with the cursor; 'checked': an atomic import's check pass ended clean. */
-async function nextBatch(runner: ImportRunner, tx: Tx, id: number): Promise<Step | 'checked'> {
+async function nextBatch(runner: ImportRunner, tx: Tx, id: number, size: number): Promise<Step | 'checked'> {
   const row = await lockImport(tx, id);
   if (row?.status !== 'running') return 'done';
   if (row.cancelRequested) {
@@ -139,7 +153,7 @@ async function nextBatch(runner: ImportRunner, tx: Tx, id: number): Promise<Step
   const write = !row.dryRun && !checking;
   // Item writes change postings, whose counts have one writer at a time (catalog-write.ts).
   if (write) await tx.$executeRawUnsafe('SELECT search_index_lock()');
-  const to = Math.min(row.cursor + BATCH_ITEMS, total);
+  const to = Math.min(row.cursor + size, total);
   const result = await runBatch(tx, batchOptions(row, !write), row.cursor + 1, to);
   await record(tx, row, result, to);
   if (write && result.created + result.updated > 0) {
@@ -201,8 +215,8 @@ async function writeAtomically(runner: ImportRunner, checked: Import): Promise<S
       await tx.$executeRawUnsafe('SELECT search_index_lock()');
       const total = row.itemsTotal ?? 0;
       let current = row;
-      for (let from = 1; from <= total; from += BATCH_ITEMS) {
-        const to = Math.min(from + BATCH_ITEMS - 1, total);
+      for (let from = 1; from <= total; from += ATOMIC_BATCH_ITEMS) {
+        const to = Math.min(from + ATOMIC_BATCH_ITEMS - 1, total);
         const result = await runBatch(tx, batchOptions(row, false), from, to);
         // Changed since the check (another write meanwhile): nothing of this pass may stay.
         if (result.failed) return result.problems;
