@@ -95,6 +95,11 @@ export interface ImportScenario extends TransferFigures {
   /** The Import's own times: created_at → started_at (waiting for a worker), started_at → finished_at. */
   queued_seconds: number;
   run_seconds: number;
+  /**
+   * The longest `rows_done` stood still while the import ran (staging included), as seen by polls
+   * every 250 ms: contract §13.2 wants it to grow at least once a second.
+   */
+  progress_max_gap_s: number;
   counts: ImportCounts;
   // ---- import (PostgreSQL) only ----
   /** The same file again (every item `unchanged`), without reads meanwhile. */
@@ -291,7 +296,7 @@ function transferNotes(result: BenchResult): string[] {
   for (const s of transfers) {
     if (s.name === 'export') continue;
     out.push(
-      `${s.name}: ${fmt(s.seconds, 1)} s = upload ${fmt(s.upload_seconds, 1)} s, queued ${fmt(s.queued_seconds, 1)} s, running ${fmt(s.run_seconds, 1)} s (the Import's times); ${counts(s.counts)}` +
+      `${s.name}: ${fmt(s.seconds, 1)} s = upload ${fmt(s.upload_seconds, 1)} s, queued ${fmt(s.queued_seconds, 1)} s, running ${fmt(s.run_seconds, 1)} s (the Import's times); rows_done stood still ≤ ${fmt(s.progress_max_gap_s, 1)} s at a time; ${counts(s.counts)}` +
         (s.reimport_counts ? `; re-import: ${counts(s.reimport_counts)}` : '') +
         '.',
     );

@@ -228,6 +228,8 @@ interface TimedImport {
   usage: ReturnType<ReturnType<typeof usageMeter>['stop']>;
   /** The detail load meanwhile, when asked for and the import lasted past its first batch. */
   during?: Figures;
+  /** The longest time `rows_done` stood still while the import ran, as the polls saw it. */
+  progressMaxGapSeconds: number;
 }
 
 /**
@@ -250,7 +252,20 @@ async function timedImport(
   let firstBatch!: () => void;
   const committed = new Promise<void>((resolve) => (firstBatch = resolve));
   let nextLog = 0.1;
+  // Contract §13.2: `rows_done` grows at least once a second while running (staging included).
+  let rowsSeen = 0;
+  let since: number | undefined;
+  let maxGap = 0;
+  let over = false;
   const ended = importEnded(server, token, started.id, (a) => {
+    const now = performance.now();
+    over = a.status !== 'queued' && a.status !== 'running';
+    if (since === undefined && a.status !== 'queued') since = now;
+    if (since !== undefined && a.rows_done !== rowsSeen) {
+      maxGap = Math.max(maxGap, now - since);
+      since = now;
+      rowsSeen = a.rows_done;
+    }
     itemsDone = processed(a);
     if (itemsDone > 0) firstBatch();
     if (a.rows_total && a.rows_done / a.rows_total >= nextLog) {
@@ -263,15 +278,23 @@ async function timedImport(
     return () => ({ path: `/api/v1/items/${1 + Math.floor(r() * Math.max(1, itemsDone))}` });
   })();
   const reading = reads
-    ? Promise.race([committed.then(() => true), ended.then(() => false)]).then((go) =>
-        go ? measureUntil([server], detail, DETAIL_PACE, ended) : undefined,
+    ? // Not when the poll that saw the first batch saw the end too (a small import).
+      Promise.race([committed.then(() => true), ended.then(() => false)]).then((go) =>
+        go && !over ? measureUntil([server], detail, DETAIL_PACE, ended) : undefined,
       )
     : Promise.resolve(undefined);
   try {
     const answer = await ended;
     const seconds = (performance.now() - began) / 1000;
     const during = await reading;
-    return { answer, seconds, uploadSeconds, usage: meter.stop(), during: during?.figures };
+    return {
+      answer,
+      seconds,
+      uploadSeconds,
+      usage: meter.stop(),
+      during: during?.figures,
+      progressMaxGapSeconds: maxGap / 1000,
+    };
   } finally {
     // A failed poll must not leave the load running or its promise unobserved.
     await reading.catch(() => undefined);
@@ -364,6 +387,7 @@ function importFigures(
     upload_seconds: round1(run.uploadSeconds),
     queued_seconds: round1(between(run.answer.created_at, run.answer.started_at)),
     run_seconds: round1(between(run.answer.started_at, run.answer.finished_at)),
+    progress_max_gap_s: round1(run.progressMaxGapSeconds),
     counts: run.answer.items,
   };
 }

@@ -138,6 +138,7 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
       expect(imported[key], key).toBeGreaterThan(0);
     }
     expect(imported.detail_p99_idle_ms).toEqual(expect.any(Number));
+    expect(imported.progress_max_gap_s).toEqual(expect.any(Number));
     expect(imported.rss_total_peak_mb).toBeGreaterThan(imported.rss_peak_mb);
     for (const reads of [imported.detail_idle, imported.detail_during].filter(Boolean)) {
       expect(reads.rps).toBeGreaterThan(0);
