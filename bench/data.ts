@@ -25,7 +25,7 @@ export interface BenchDataset {
   fillMs: number;
 }
 
-const LATIN = [
+export const LATIN = [
   'trail',
   'boot',
   'merino',
@@ -43,7 +43,7 @@ const LATIN = [
   'scarf',
   'bottle',
 ];
-const CJK = ['跑鞋', '羽绒服', '帐篷', '头灯', '背包', '袜子', '手套', '水壶', '外套', '登山'];
+export const CJK = ['跑鞋', '羽绒服', '帐篷', '头灯', '背包', '袜子', '手套', '水壶', '外套', '登山'];
 export const BENCH_WORDS = [...LATIN, ...CJK];
 
 const sqlArray = (words: string[]) => `ARRAY[${words.map((w) => `'${w}'`).join(',')}]`;
@@ -65,13 +65,18 @@ const HOT_KEYWORDS = [
 /** Names the `mixed` scenario writes start with this; prepareBenchData puts such items back as filled. */
 export const MIXED_NAME_PREFIX = 'bench-mixed ';
 
+/** The `postgres` database on the server of `url` (to create or drop others from). */
+export function maintenanceUrl(url: string): string {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  return admin.toString();
+}
+
 /** Creates the database named in `url` on its server when it does not exist. */
 async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.slice(1));
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
+  const client = new pg.Client({ connectionString: maintenanceUrl(url) });
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

@@ -40,10 +40,22 @@ export async function load(
   seconds: number,
   connections: number,
 ): Promise<autocannon.Result> {
-  return autocannon({
+  return autocannon(loadOptions(urls, next, seconds, connections));
+}
+
+/** What load() gives autocannon; `overallRate` caps the requests per second of all connections together. */
+function loadOptions(
+  urls: string[],
+  next: Sequence,
+  seconds: number,
+  connections: number,
+  overallRate?: number,
+): autocannon.Options {
+  return {
     // autocannon takes an array too (its types say string): client i connects to urls[i % urls.length].
     url: (urls.length === 1 ? urls[0] : urls) as string,
     connections,
+    ...(overallRate ? { overallRate } : {}),
     duration: seconds,
     // Raw counts and the encoded latency histogram: several stretches are added up (figuresOf).
     skipAggregateResult: true,
@@ -61,7 +73,7 @@ export async function load(
         },
       },
     ],
-  });
+  };
 }
 
 /** What autocannon returns with `skipAggregateResult` (its types describe only the aggregated form). */
@@ -239,4 +251,46 @@ export async function measureInTurns(
     ],
     turns,
   };
+}
+
+/** A paced load: `connections` connections sending at most `rate` requests a second between them. */
+export interface Pace {
+  connections: number;
+  rate: number;
+}
+
+/** The same paced load on `servers` for `seconds` (no warm-up), metered. */
+export async function measurePaced(servers: Server[], next: Sequence, pace: Pace, seconds: number): Promise<Measured> {
+  return measureUntil(servers, next, pace, new Promise((resolve) => setTimeout(resolve, seconds * 1000)));
+}
+
+/**
+ * A paced load on `servers` from now until `until` settles (it ends on autocannon's next one-second
+ * tick after that), metered like measure(): what a shopper's reads see while something else runs.
+ */
+export async function measureUntil(
+  servers: Server[],
+  next: Sequence,
+  pace: Pace,
+  until: Promise<unknown>,
+): Promise<Measured> {
+  const meter = usageMeter(servers);
+  // The callback form returns the instance, whose stop() ends the run (the promise form has no stop()).
+  let instance!: autocannon.Instance;
+  const done = new Promise<RawResult>((resolve, reject) => {
+    instance = autocannon(
+      loadOptions(
+        servers.map((s) => s.url),
+        next,
+        24 * 3600,
+        pace.connections,
+        pace.rate,
+      ),
+      (err, result) => (err ? reject(err) : resolve(result as unknown as RawResult)),
+    );
+  });
+  const stop = () => instance.stop();
+  until.then(stop, stop);
+  const result = await done;
+  return figuresOf(servers, [{ result, usage: meter.stop() }], pace.connections);
 }

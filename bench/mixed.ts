@@ -10,7 +10,7 @@ import { MIXED_NAME_PREFIX, restoreRenamedItems } from './data.ts';
 import { measure, type Timing } from './load.ts';
 import type { Scenario } from './report.ts';
 import type { Requests } from './requests.ts';
-import { BENCH_ADMIN, type Server, startBenchService, stopAll } from './servers.ts';
+import { adminToken, type Server, startBenchService, stopAll } from './servers.ts';
 import type { InstanceStaleness, StalenessJob, StalenessResult } from './staleness.ts';
 
 const WRITE_EVERY_MS = 50;
@@ -18,26 +18,6 @@ const POLL_MS = 10;
 const GIVE_UP_MS = 10_000;
 /** Writes go to a random one of the hottest items (enough of them for the writes in flight: ~1 s each under load). */
 const HOT_WRITTEN = 100;
-
-async function adminToken(server: Server): Promise<string> {
-  const res = await fetch(`${server.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      query: 'mutation($u:String!,$p:String!){adminLogin(username:$u,password:$p){accessToken}}',
-      variables: { u: BENCH_ADMIN.username, p: BENCH_ADMIN.password },
-    }),
-  });
-  const body = (await res.json()) as { data?: { adminLogin?: { accessToken?: string } } };
-  const token = body.data?.adminLogin?.accessToken;
-  if (!token) {
-    throw new Error(
-      `adminLogin as ${BENCH_ADMIN.username} failed (${res.status} ${JSON.stringify(body).slice(0, 300)}); the service creates that admin ` +
-        'from ADMIN_USERNAME / ADMIN_PASSWORD only when the database has no admin yet',
-    );
-  }
-  return token;
-}
 
 /**
  * Runs bench/staleness.ts in a worker thread (tsx registered there too: workers do not inherit

@@ -11,7 +11,13 @@ import type { InstanceStaleness, StalenessResult } from './staleness.ts';
 
 export type { Figures };
 
-export interface Scenario {
+/** A scenario of the results: a load measured (most), or an import or export timed (bench/transfer.ts). */
+export type Scenario = LoadScenario | TransferScenario;
+
+/** A request load on the service (and the floor): autocannon's figures. */
+export interface LoadScenario {
+  /** Absent in the file: only transfer scenarios name their kind. */
+  kind?: 'load';
   name: string;
   /** The catalogue cache of the service measured: `off` is CATALOG_CACHE_MB=0, `on` the default. */
   cache: 'off' | 'on';
@@ -48,9 +54,79 @@ export interface Scenario {
   workers_ratio?: number;
 }
 
+/** Import/export counts of an Import (contract §13.2). */
+export interface ImportCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+}
+
+/** What an import or an export of the whole catalogue took (bench/transfer.ts, contract §13.4). */
+interface TransferFigures {
+  kind: 'transfer';
+  /** The service's catalogue cache (`off`: CATALOG_CACHE_MB=0). */
+  cache: 'off' | 'on';
+  /** `postgres`: WORKERS=1 on PostgreSQL; `embedded`: `npm start` on PGlite (one process). */
+  database: 'postgres' | 'embedded';
+  items: number;
+  /** CSV rows (one per SKU), the header not counted. */
+  rows: number;
+  /** The file's size. */
+  bytes: number;
+  /** From the first byte sent (import) or the request (export) to the end. */
+  seconds: number;
+  items_per_s: number;
+  rows_per_s: number;
+  /** Peak RSS of the process that serves and runs the job (the worker, with a cluster), MB. */
+  rss_peak_mb: number;
+  /** Peak RSS of all the service's processes together (primary and workers), MB. */
+  rss_total_peak_mb: number;
+  /** CPU seconds of the service's processes, and of every PostgreSQL process on the machine. */
+  cpu_s: number;
+  pg_cpu_s: number;
+}
+
+/** `import` (PostgreSQL) and `import_embedded`: N items × 2 SKUs into an empty catalogue. */
+export interface ImportScenario extends TransferFigures {
+  name: 'import' | 'import_embedded';
+  /** Until the 202 came back: the upload, streamed and stored. */
+  upload_seconds: number;
+  /** The Import's own times: created_at → started_at (waiting for a worker), started_at → finished_at. */
+  queued_seconds: number;
+  run_seconds: number;
+  /**
+   * The longest `rows_done` stood still while the import ran (staging included), as seen by polls
+   * every 250 ms: contract §13.2 wants it to grow at least once a second.
+   */
+  progress_max_gap_s: number;
+  counts: ImportCounts;
+  // ---- import (PostgreSQL) only ----
+  /** The same file again (every item `unchanged`), without reads meanwhile. */
+  reimport_seconds?: number;
+  reimport_counts?: ImportCounts;
+  reimport_cpu_s?: number;
+  reimport_pg_cpu_s?: number;
+  /** `detail` (cache off, paced: detail_pace) on the imported items, the service otherwise idle. */
+  detail_p99_idle_ms?: number;
+  /** The same while the first import runs, on the items imported so far. */
+  detail_p99_during_ms?: number;
+  detail_pace?: { connections: number; rate: number };
+  detail_idle?: Figures;
+  detail_during?: Figures;
+}
+
+/** `export`: `GET /admin/api/exports/items?format=csv` of the imported catalogue, read to the end. */
+export interface ExportScenario extends TransferFigures {
+  name: 'export';
+  mb_per_s: number;
+}
+
+export type TransferScenario = ImportScenario | ExportScenario;
+
 export interface Machine {
   date: string;
-  mode: 'quick' | 'full' | 'million' | 'search';
+  mode: 'quick' | 'full' | 'million' | 'search' | 'transfer';
   items: number;
   cpu: string;
   cores: number;
@@ -69,6 +145,8 @@ export interface BenchResult {
   startup?: { empty_ms: number; existing_ms: number };
   /** The relevance suite (bench/relevance-suite.ts): 60 queries over 360 items. */
   relevance?: { queries: number; mrr: number; precision_at_3: number; misses: string[] };
+  /** Scenarios that could not run on this build, and why (the export route before it exists). */
+  skipped?: Array<{ name: string; reason: string }>;
 }
 
 export const ratio = (a: number, b: number) => Math.round((a / Math.max(1, b)) * 100) / 100;
@@ -101,7 +179,7 @@ export function writeResult(file: string, result: BenchResult): void {
 
 const fmt = (n: number | null | undefined, digits = 0) => (n === null || n === undefined ? '–' : n.toFixed(digits));
 
-function row(s: Scenario, who: string, f: Figures, ratioCell: string): string {
+function row(s: LoadScenario, who: string, f: Figures, ratioCell: string): string {
   return `| ${s.name} | ${s.cache} | ${who} | ${f.rps} | ${fmt(f.p50_ms, 1)} | ${fmt(f.p99_ms, 1)} | ${f.errors} | ${f.non_2xx} | ${f.cpu_us_per_req} | ${f.pg_cpu_us_per_req} | ${f.rss_peak_mb} | ${ratioCell} |`;
 }
 
@@ -111,6 +189,7 @@ export function table(scenarios: Scenario[]): string {
     '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const s of scenarios) {
+    if (s.kind === 'transfer') continue;
     if (s.by_workers) {
       lines.push(row(s, 'service, WORKERS=1', s.by_workers['1'], ''));
       lines.push(row(s, 'service, WORKERS=2', s.by_workers['2'], `${fmt(s.workers_ratio, 2)} ×`));
@@ -126,6 +205,28 @@ export function table(scenarios: Scenario[]): string {
       }
     }
   }
+  const transfers = scenarios.filter((s) => s.kind === 'transfer');
+  if (!transfers.length) return lines.join('\n');
+  // A `--transfer` run has no load scenario: its table alone.
+  return [...(lines.length > 2 ? [...lines, ''] : []), transferTable(transfers)].join('\n');
+}
+
+/** Imports and exports: a table of their own (they are timed, not loaded). */
+function transferTable(scenarios: TransferScenario[]): string {
+  const lines = [
+    '| scenario | database | items | rows | file MB | seconds | items/s | rows/s | peak RSS MB (all processes) | CPU s / PG CPU s | re-import s | detail p99 ms idle → during |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const s of scenarios) {
+    const imported = s.name === 'export' ? undefined : s;
+    const detail =
+      imported?.detail_p99_idle_ms === undefined
+        ? '–'
+        : `${fmt(imported.detail_p99_idle_ms, 1)} → ${fmt(imported.detail_p99_during_ms, 1)}`;
+    lines.push(
+      `| ${s.name} | ${s.database} | ${s.items} | ${s.rows} | ${fmt(s.bytes / 2 ** 20, 1)} | ${fmt(s.seconds, 1)} | ${s.items_per_s} | ${s.rows_per_s} | ${s.rss_peak_mb} (${s.rss_total_peak_mb}) | ${fmt(s.cpu_s, 1)} / ${fmt(s.pg_cpu_s, 1)} | ${fmt(imported?.reimport_seconds, 1)} | ${detail} |`,
+    );
+  }
   return lines.join('\n');
 }
 
@@ -135,8 +236,9 @@ export function notes(result: BenchResult): string {
     "ratio: service ÷ floor in 2xx answers per second (the floor never caches; a 503 is not a served request); for workers, WORKERS=2 ÷ WORKERS=1; for search, also service ÷ revision 2's substring search (the floor's, same keywords).",
     "peak RSS: of the process that serves (a worker under its cluster primary); the primary, which serves nothing, is latest.json's rss_primary_mb.",
   ];
-  const inTurns = result.scenarios.filter((s) => (s.turns ?? 1) > 1);
-  const inOne = result.scenarios.filter((s) => s.turns === 1);
+  const loads = result.scenarios.filter((s) => s.kind !== 'transfer');
+  const inTurns = loads.filter((s) => (s.turns ?? 1) > 1);
+  const inOne = loads.filter((s) => s.turns === 1);
   if (inTurns.length)
     out.push(
       `turns: service and floor took ${inTurns[0]!.turns} turns each (A B B A …, bench/load.ts measureInTurns) in ${inTurns.map((s) => s.name).join(', ')}` +
@@ -145,7 +247,7 @@ export function notes(result: BenchResult): string {
           : '.'),
     );
   for (const s of result.scenarios) {
-    if (!s.staleness || !s.writes) continue;
+    if (s.kind === 'transfer' || !s.staleness || !s.writes) continue;
     const { writing, other } = s.staleness;
     const one = (i: InstanceStaleness) =>
       `max ${i.max_ms} ms (≥ ${i.max_lower_ms} ms), p50 ${i.p50_ms} ms, ${i.writes_stale} of ${i.writes_seen} writes seen stale first, ${i.writes_unseen} never within ${s.staleness!.give_up_ms / 1000} s, ${i.read_errors} read errors`;
@@ -157,6 +259,7 @@ export function notes(result: BenchResult): string {
       `  (0 = the first read sent after the write's answer showed it; otherwise until the answer of the first read showing it, polled every ${s.staleness.poll_ms} ms.)`,
     );
   }
+  out.push(...transferNotes(result));
   const r = result.relevance;
   if (r) {
     out.push(
@@ -175,4 +278,36 @@ export function notes(result: BenchResult): string {
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GiB, Node ${m.node}, PostgreSQL ${m.postgres}; ${m.date}.`,
   );
   return out.join('\n');
+}
+
+/** What the transfer table's figures are, and each import's counts and detail figures. */
+function transferNotes(result: BenchResult): string[] {
+  const out: string[] = [];
+  const transfers = result.scenarios.filter((s) => s.kind === 'transfer');
+  if (transfers.length) {
+    out.push(
+      'import / export (bench/transfer.ts): a CSV of N items × 2 SKUs streamed as the body of POST /admin/api/imports into an empty catalogue, ' +
+        'timed from the first byte until the import is seen finished (polled every 250 ms); re-import: the same file again (every item unchanged); ' +
+        'export: GET /admin/api/exports/items?format=csv of that catalogue, read to the end. Peak RSS: the serving worker that ran the job (all the service’s processes summed).',
+    );
+  }
+  const counts = (c: ImportCounts) =>
+    `created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, failed ${c.failed}`;
+  for (const s of transfers) {
+    if (s.name === 'export') continue;
+    out.push(
+      `${s.name}: ${fmt(s.seconds, 1)} s = upload ${fmt(s.upload_seconds, 1)} s, queued ${fmt(s.queued_seconds, 1)} s, running ${fmt(s.run_seconds, 1)} s (the Import's times); rows_done stood still ≤ ${fmt(s.progress_max_gap_s, 1)} s at a time; ${counts(s.counts)}` +
+        (s.reimport_counts ? `; re-import: ${counts(s.reimport_counts)}` : '') +
+        '.',
+    );
+    if (s.detail_idle && s.detail_during && s.detail_pace) {
+      const f = (x: Figures) =>
+        `${x.rps} req/s, p50 ${fmt(x.p50_ms, 1)} ms, p99 ${fmt(x.p99_ms, 1)} ms, ${x.errors} errors, ${x.non_2xx} non-2xx`;
+      out.push(
+        `  detail (cache off, ${s.detail_pace.connections} connections at ${s.detail_pace.rate} req/s): idle after the import ${f(s.detail_idle)}; during the import ${f(s.detail_during)}.`,
+      );
+    }
+  }
+  for (const skip of result.skipped ?? []) out.push(`${skip.name}: not measured — ${skip.reason}.`);
+  return out;
 }

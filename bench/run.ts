@@ -9,15 +9,28 @@
  *    same uncached floor (`--quick`: detail_hot and categories only).
  * 3. mixed: two cached instances under detail_hot while an admin writes (bench/mixed.ts).
  * 4. workers: detail, cache off, at WORKERS=1 and WORKERS=2.
+ * 5. import / export (bench/transfer.ts): N items × 2 SKUs imported into an empty database, again
+ *    (unchanged), exported; the same import on the embedded database (not in quick mode).
  * Then the start-up time on the embedded database and the relevance suite's scores (not in quick mode).
+ * `--transfer`: step 5 alone (`--quick --transfer`: its quick version; `--no-embedded`: without the
+ * embedded import); BENCH_TRANSFER_ITEMS sets its N.
  */
 import { join } from 'node:path';
 import pg from 'pg';
-import { ensureBenchCustomer, prepareBenchData } from './data.ts';
+import { ensureBenchCustomer, maintenanceUrl, prepareBenchData } from './data.ts';
 import { CONNECTIONS, LOGIN_CONNECTIONS, measure, measureInTurns, type Timing } from './load.ts';
 import { mixedScenario } from './mixed.ts';
 import { relevanceScore } from './relevance.ts';
-import { type BenchResult, describeMachine, notes, ratio, type Scenario, table, writeResult } from './report.ts';
+import {
+  type BenchResult,
+  describeMachine,
+  type LoadScenario,
+  notes,
+  ratio,
+  type Scenario,
+  table,
+  writeResult,
+} from './report.ts';
 import { itemsByHeat, type Requests, scenarioRequests } from './requests.ts';
 import {
   assertSameBodies,
@@ -27,6 +40,7 @@ import {
   startFloor,
   startupTimes,
 } from './servers.ts';
+import { type TransferResult, transferScenarios } from './transfer.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
@@ -34,6 +48,10 @@ const quick = process.argv.includes('--quick');
 const million = process.argv.includes('--million');
 /** `--search`: the search scenarios alone (at 100,000 items unless `--million`), for a change to search. */
 const searchOnly = million || process.argv.includes('--search');
+/** `--transfer`: the import and export scenarios alone (contract §13.4). */
+const transferOnly = process.argv.includes('--transfer');
+const mode =
+  quick && !transferOnly ? 'quick' : million ? 'million' : searchOnly ? 'search' : transferOnly ? 'transfer' : 'full';
 // Quick mode proves every scenario runs (the test suite runs it); its figures are too short to compare,
 // so each measurement lasts half a second: both cores are the load's meanwhile, and CI's time counts.
 const settings = quick
@@ -47,6 +65,12 @@ const HOT = quick
   ? (['detail_hot', 'categories'] as const)
   : (['detail_hot', 'list_hot', 'search_hot', 'categories'] as const);
 const timing: Timing = { warmup: settings.warmup, duration: settings.duration };
+/**
+ * Items of the import and export scenarios: 100,000 (contract §13.4); quick: 500 — three batches of the
+ * import, which writes ~100–300 items a second on this machine (its search indexing), so that the suite's
+ * run stays short.
+ */
+const transferItems = Number(process.env.BENCH_TRANSFER_ITEMS ?? (quick ? 500 : 100_000));
 const benchUrl = process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/${settings.db}`;
 
 const began = performance.now();
@@ -91,7 +115,7 @@ async function versusFloor(
   service: Server,
   floor: Server,
   requests: Requests,
-): Promise<Scenario> {
+): Promise<LoadScenario> {
   log(`${name} (cache ${cache})`);
   const { figures, turns } = await measureInTurns([service, floor], requests, timing, postgresSettled);
   const [s, f] = figures;
@@ -100,11 +124,26 @@ async function versusFloor(
   return { name, cache, service: s, floor: f, ratio: f.ok_rps > 0 ? ratio(s.ok_rps, f.ok_rps) : null, turns };
 }
 
+/** The import and export scenarios (bench/transfer.ts): the embedded import not in quick mode. */
+function transfer(): Promise<TransferResult> {
+  log(`import / export (${transferItems} items × 2 SKUs)`);
+  return transferScenarios({
+    benchUrl,
+    items: transferItems,
+    // The reads at rest: as long as a measurement, at least 1 s (200 req/s: a p99 over 200 answers).
+    idleSeconds: Math.max(1, settings.duration),
+    embedded: !quick && !process.argv.includes('--no-embedded'),
+    log,
+  });
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date();
-  log(
-    `${quick ? 'quick' : million ? 'million' : searchOnly ? 'search' : 'full'} mode, ${settings.items} items, ${settings.warmup}s warm-up + ${settings.duration}s per measurement`,
-  );
+  if (transferOnly) {
+    const { scenarios, skipped } = await transfer();
+    return finish(startedAt, scenarios, { skipped });
+  }
+  log(`${mode} mode, ${settings.items} items, ${settings.warmup}s warm-up + ${settings.duration}s per measurement`);
   const data = await prepareBenchData(benchUrl, settings.items);
   log(`data ${data.reused ? 'reused' : `filled in ${data.fillMs} ms`} (${benchUrl.replace(/\/\/[^@]*@/, '//')})`);
   await ensureBenchCustomer(benchUrl);
@@ -140,7 +179,7 @@ async function main(): Promise<void> {
       }
       // Issue 18's reference: revision 2's substring search (the floor's), on the same keywords.
       log('search_reference (revision 2 substring search, floor)');
-      const search = scenarios.find((s) => s.name === 'search')!;
+      const search = scenarios.find((s): s is LoadScenario => s.name === 'search')!;
       search.reference = (await measure([floor], requests.search_reference, timing)).figures;
       search.reference_ratio = ratio(search.service.ok_rps, search.reference.ok_rps);
       if (searchOnly) return;
@@ -193,9 +232,13 @@ async function main(): Promise<void> {
     workers_ratio: ratio(two.rps, one.rps),
   });
 
+  const transferred = await transfer();
+  scenarios.push(...transferred.scenarios);
+  const { skipped } = transferred;
+
   // Quick mode (the test suite's) leaves these two out: the suite runs both itself
   // (test/server/start.test.ts, test/search/relevance.test.ts), and CI's time is better spent there.
-  if (quick) return finish(startedAt, scenarios);
+  if (quick) return finish(startedAt, scenarios, { skipped });
   log('start-up on the embedded database');
   const startup = await startupTimes();
   log('relevance suite');
@@ -207,27 +250,34 @@ async function main(): Promise<void> {
     misses: score.misses.map((m) => m.q),
   };
 
-  return finish(startedAt, scenarios, startup, relevance);
+  return finish(startedAt, scenarios, { startup, relevance, skipped });
 }
 
-/** Writes latest.json (latest-quick.json, latest-1m.json) and prints the table. */
+/** Writes latest.json (latest-quick.json, latest-1m.json, latest-transfer.json) and prints the table. */
 async function finish(
   startedAt: Date,
   scenarios: Scenario[],
-  startup?: BenchResult['startup'],
-  relevance?: BenchResult['relevance'],
+  more: Pick<BenchResult, 'startup' | 'relevance' | 'skipped'> = {},
 ): Promise<void> {
-  const machine = await describeMachine(benchUrl, {
+  // The server's own database: a `--transfer` run never creates the bench's.
+  const machine = await describeMachine(maintenanceUrl(benchUrl), {
     date: startedAt.toISOString(),
-    mode: quick ? 'quick' : million ? 'million' : searchOnly ? 'search' : 'full',
-    items: settings.items,
+    mode,
+    items: transferOnly ? transferItems : settings.items,
     connections: CONNECTIONS,
     warmup_s: settings.warmup,
     duration_s: settings.duration,
   });
-  const result: BenchResult = { machine, scenarios, startup, relevance };
+  const result: BenchResult = { machine, scenarios, ...more };
+  if (!result.skipped?.length) delete result.skipped;
   // Quick runs (the test suite's) keep their own file, so they never overwrite a full run's figures.
-  const file = quick ? 'latest-quick' : million ? 'latest-1m' : searchOnly ? 'latest-search' : 'latest';
+  const file = {
+    quick: 'latest-quick',
+    million: 'latest-1m',
+    search: 'latest-search',
+    transfer: quick ? 'latest-transfer-quick' : 'latest-transfer',
+    full: 'latest',
+  }[mode];
   writeResult(process.env.BENCH_RESULTS_FILE ?? join(ROOT, `bench/results/${file}.json`), result);
   console.log(`\n${table(scenarios)}\n\n${notes(result)}`);
   log('done');

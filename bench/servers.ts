@@ -25,10 +25,10 @@ export interface ServiceOptions {
   workers: number;
 }
 
-export async function startBenchService(name: string, databaseUrl: string, opts: ServiceOptions): Promise<Server> {
+/** The bench service's environment, but for its database (DATABASE_URL or DATA_DIR). */
+function benchEnv(opts: ServiceOptions): Record<string, string> {
   const env: Record<string, string> = {
     NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'warn',
     CUSTOMER_JWT_SECRET: 'bench-customer-secret-0123456789abcdefghij',
     ADMIN_JWT_SECRET: 'bench-admin-secret-0123456789abcdefghijklmn',
@@ -46,9 +46,46 @@ export async function startBenchService(name: string, databaseUrl: string, opts:
     WORKERS: String(opts.workers),
   };
   if (opts.cache === 'off') env.CATALOG_CACHE_MB = '0';
-  const server = await startProcess({ env, ready: 'readyz' });
+  return env;
+}
+
+export async function startBenchService(name: string, databaseUrl: string, opts: ServiceOptions): Promise<Server> {
+  const server = await startProcess({ env: { ...benchEnv(opts), DATABASE_URL: databaseUrl }, ready: 'readyz' });
   await waitForWorkers(server.pid, server.port, opts.workers);
   return { ...server, name, cluster: true };
+}
+
+/**
+ * The same service on the embedded database in `dataDir` (one process: no cluster on PGlite), as in
+ * production — so no demo catalogue on an empty database.
+ */
+export async function startEmbeddedBenchService(name: string, dataDir: string, cache: 'on' | 'off'): Promise<Server> {
+  const env = benchEnv({ cache, workers: 1 });
+  // No cluster on PGlite: WORKERS would only be ignored.
+  delete env.WORKERS;
+  env.DATA_DIR = dataDir;
+  return { ...(await startProcess({ env, ready: 'readyz' })), name };
+}
+
+/** An access token of BENCH_ADMIN on `server` (GraphQL `adminLogin`). */
+export async function adminToken(server: { url: string }): Promise<string> {
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: 'mutation($u:String!,$p:String!){adminLogin(username:$u,password:$p){accessToken}}',
+      variables: { u: BENCH_ADMIN.username, p: BENCH_ADMIN.password },
+    }),
+  });
+  const body = (await res.json()) as { data?: { adminLogin?: { accessToken?: string } } };
+  const token = body.data?.adminLogin?.accessToken;
+  if (!token) {
+    throw new Error(
+      `adminLogin as ${BENCH_ADMIN.username} failed (${res.status} ${JSON.stringify(body).slice(0, 300)}); the service creates that admin ` +
+        'from ADMIN_USERNAME / ADMIN_PASSWORD only when the database has no admin yet',
+    );
+  }
+  return token;
 }
 
 export async function startFloor(databaseUrl: string): Promise<Server> {
@@ -107,6 +144,8 @@ export function usageMeter(servers: Server[]) {
         }),
         /** Per server: its cluster primary's peak RSS, MB (undefined for a server that is no cluster). */
         rssPrimaryMb: servers.map((s) => (s.cluster ? peakOf([s.pid]) : undefined)),
+        /** Per server: the peak of its whole process tree's RSS, summed (primary and workers), MB. */
+        rssTreePeakMb: treePeaks.map((mb) => Math.round(mb)),
       };
     },
   };

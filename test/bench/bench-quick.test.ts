@@ -4,7 +4,7 @@
  * request must succeed and every write of `mixed` must show on both instances.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,8 +12,16 @@ import { TEST_DB } from '../helpers/test-database.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
+/** Does the source serve the export route (contract §13.3)? The bench skips `export` where it answers 404. */
+const exportRouteBuilt = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[]).some(
+  (file) =>
+    file.endsWith('.ts') &&
+    !file.startsWith('generated') &&
+    readFileSync(join(ROOT, 'src', file), 'utf8').includes("'/admin/api/exports/items'"),
+);
+
 describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
-  it('when run, then it measures every scenario (cache off and on, mixed, workers) and writes the result file', {
+  it('when run, then it measures every scenario (cache off and on, mixed, workers, import and export) and writes the result file', {
     timeout: 600_000,
   }, () => {
     const out = join(mkdtempSync(join(tmpdir(), 'shop-bench-')), 'result.json');
@@ -46,6 +54,9 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
       // Quick mode leaves out list_hot and search_hot (the full run has them).
       ...['detail_hot', 'categories', 'mixed'].map((n) => `${n}/on`),
       'workers/off',
+      // Quick mode leaves out import_embedded (the full run has it).
+      'import/off',
+      ...(exportRouteBuilt ? ['export/off'] : []),
     ]);
     const figureKeys = [
       'cpu_us_per_req',
@@ -58,7 +69,7 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
       'rps',
       'rss_peak_mb',
     ].sort();
-    for (const s of result.scenarios) {
+    for (const s of result.scenarios.filter((x: { kind?: string }) => x.kind !== 'transfer')) {
       for (const figures of [s.service, s.floor, s.reference, ...Object.values(s.by_workers ?? {})].filter(Boolean)) {
         expect(
           Object.keys(figures)
@@ -111,6 +122,38 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
     expect(workers.workers_ratio).toBeGreaterThan(0);
     expect(run.stdout).toMatch(/^\| workers \| off \| service, WORKERS=2 \|/m);
     expect(run.stdout).toMatch(/staleness on the other instance: +max [\d.]+ ms/);
+
+    // import: 500 items × 2 SKUs into an empty catalogue, then again (the bench fails unless every item
+    // was created, then unchanged), reads meanwhile and at rest; export of that catalogue.
+    const imported = result.scenarios.find((s: { name: string }) => s.name === 'import');
+    expect(imported).toMatchObject({
+      kind: 'transfer',
+      database: 'postgres',
+      items: 500,
+      rows: 1000,
+      counts: { created: 500, updated: 0, unchanged: 0, failed: 0 },
+      reimport_counts: { created: 0, updated: 0, unchanged: 500, failed: 0 },
+    });
+    for (const key of ['seconds', 'reimport_seconds', 'items_per_s', 'rss_peak_mb']) {
+      expect(imported[key], key).toBeGreaterThan(0);
+    }
+    expect(imported.detail_p99_idle_ms).toEqual(expect.any(Number));
+    expect(imported.progress_max_gap_s).toEqual(expect.any(Number));
+    expect(imported.rss_total_peak_mb).toBeGreaterThan(imported.rss_peak_mb);
+    for (const reads of [imported.detail_idle, imported.detail_during].filter(Boolean)) {
+      expect(reads.rps).toBeGreaterThan(0);
+      expect(reads.errors).toBe(0);
+      expect(reads.non_2xx).toBe(0);
+    }
+    expect(run.stdout).toMatch(/^\| import \| postgres \| 500 \| 1000 \|/m);
+    const exported = result.scenarios.find((s: { name: string }) => s.name === 'export');
+    if (exportRouteBuilt) {
+      expect(exported).toMatchObject({ kind: 'transfer', items: 500, rows: 1000 });
+      expect(exported.bytes).toBeGreaterThan(0);
+      expect(result.skipped).toBeUndefined();
+    } else {
+      expect(result.skipped).toEqual([{ name: 'export', reason: expect.stringContaining('404') }]);
+    }
     // Quick mode leaves out the start-up times and the relevance scores (the suite measures both itself).
     expect(result.startup).toBeUndefined();
     expect(result.relevance).toBeUndefined();
