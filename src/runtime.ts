@@ -13,7 +13,7 @@ import { histogramSeries } from './observability/metric-series.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { buildServices, type Services } from './services.ts';
 import { migrateDatabase, prepareDatabase } from './setup/prepare-database.ts';
-import { workImports } from './transfer/import-job.ts';
+import { importRunner, workImports } from './transfer/import-job.ts';
 
 export interface Runtime {
   readonly config: Config;
@@ -71,13 +71,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
     const services = await buildServices(config, log, db, metrics);
     // Serving processes (and the tests' in-process service) run the background jobs; the CLI runs its own.
     if (opts.role === 'server' || opts.role === 'test') {
-      await workImports({
-        prisma: db.prisma,
-        catalogCache: services.catalogCache,
-        log,
-        jobs: services.jobs,
-        embedded: db.sql.kind === 'pglite',
-      });
+      await workImports(importRunner(db, services, log));
     }
     return {
       config,

@@ -10,7 +10,7 @@ import { extname } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Import } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
-import { runImportSlice } from '../transfer/import-job.ts';
+import { importRunner, runImportSlice } from '../transfer/import-job.ts';
 import { errorsCsvPath, IMPORT_FORMATS, IMPORT_MODES, startImport } from '../transfer/imports.service.ts';
 
 export interface ImportArgs {
@@ -110,13 +110,7 @@ export async function runImportCommand(
     dryRun: args.dryRun,
     atomic: args.atomic,
   });
-  const runner = {
-    prisma: ctx.db.prisma,
-    catalogCache: ctx.services.catalogCache,
-    log: ctx.log,
-    jobs: ctx.services.jobs,
-    embedded: ctx.db.sql.kind === 'pglite',
-  };
+  const runner = importRunner(ctx.db, ctx.services, ctx.log);
   const view = progressView(out);
   const read = () => ctx.db.prisma.import.findUniqueOrThrow({ where: { id: started.id } });
   const watching = setInterval(() => void read().then(view.show, () => {}), PROGRESS_EVERY_MS);

@@ -36,6 +36,9 @@ export interface SqlReader {
  * On PostgreSQL, `query` has the statement timeout of request traffic; the script and lock methods
  * are for start-up and maintenance and have none (a migration may rightly take long).
  */
+/** One parameterised statement of a plain SQL transaction; its rows. */
+export type SqlQuery = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
 export interface SqlDriver extends SqlReader {
   /**
    * `query` without the statement timeout, for start-up work that may rightly take long (writing
@@ -46,6 +49,12 @@ export interface SqlDriver extends SqlReader {
   exec(script: string): Promise<Record<string, unknown>[]>;
   /** Runs a script atomically: all of its statements commit, or none do. */
   execInTransaction(script: string): Promise<void>;
+  /**
+   * Runs `fn` in a transaction of plain SQL (no Prisma between: bulk work whose statements carry large
+   * parameters — an import's batches — pays for Prisma's handling of them many times over), without
+   * the request statement limit; committed when `fn` resolves, rolled back when it throws.
+   */
+  transaction<T>(fn: (query: SqlQuery) => Promise<T>): Promise<T>;
   /** Runs `fn` holding a database-wide lock, so concurrent starts migrate one at a time. */
   withLock<T>(fn: () => Promise<T>): Promise<T>;
 }
@@ -300,6 +309,8 @@ async function openPglite({
     kind: 'pglite',
     exec: async (script) => (await db.exec(script)).at(-1)?.rows ?? [],
     execInTransaction: (script) => db.transaction(async (tx) => void (await tx.exec(script))),
+    transaction: (fn) =>
+      db.transaction((tx) => fn(async (text, params) => (await tx.query(text, params)).rows as never)),
     query,
     // A single in-process connection: no statement timeout to leave out.
     queryUnbounded: query,
@@ -389,6 +400,21 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
     },
     query: <T>(text: string, params?: unknown[], options?: QueryOptions) => queryRows<T>(pool, text, params, options),
     queryUnbounded: async <T>(text: string, params?: unknown[]) => (await maintenance.query(text, params)).rows as T[],
+    transaction: async (fn) => {
+      // One client for BEGIN … COMMIT/ROLLBACK, from the pool without the request statement limit.
+      const client = await maintenance.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(async (text, params) => (await client.query(text, params)).rows);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
     withLock: async (fn) => {
       const client = await maintenance.connect();
       try {

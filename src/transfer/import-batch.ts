@@ -9,8 +9,8 @@
 
 import { type AuditRecord, auditRow, changesBetween } from '../audit/audit-log.ts';
 import type { Actor } from '../auth/request-auth.ts';
-import type { Tx } from '../catalog/catalog-write.ts';
 import { indexItems } from '../search/documents.ts';
+import type { IndexerSql } from '../search/indexer-sql.ts';
 import { type DesiredItem, type ImportMode, type ItemPlan, matchSkus, planItem } from './import-plan.ts';
 import { type FileProblem, PATH_SEPARATOR, STORED_ITEMS_SQL, type StagedRow, type StoredItem } from './item-file.ts';
 
@@ -38,7 +38,7 @@ export interface BatchResult {
 }
 
 /** The staged rows of items `from`..`to` (item numbers), grouped per item in item order. */
-async function stagedItems(tx: Tx, importId: number, from: number, to: number) {
+async function stagedItems(tx: IndexerSql, importId: number, from: number, to: number) {
   const rows = await tx.$queryRawUnsafe<
     Array<{ item_no: number; handle: string; row_no: number; cells: Record<string, unknown> }>
   >(
@@ -60,7 +60,7 @@ async function stagedItems(tx: Tx, importId: number, from: number, to: number) {
 }
 
 /** The stored items with these handles, locked until the transaction ends. */
-async function storedByHandle(tx: Tx, handles: string[]): Promise<Map<string, StoredItem>> {
+async function storedByHandle(tx: IndexerSql, handles: string[]): Promise<Map<string, StoredItem>> {
   if (!handles.length) return new Map();
   const rows = await tx.$queryRawUnsafe<Array<{ item: StoredItem }>>(
     `${STORED_ITEMS_SQL} WHERE i.handle = ANY($1::text[]) ORDER BY i.id FOR UPDATE OF i`,
@@ -70,7 +70,7 @@ async function storedByHandle(tx: Tx, handles: string[]): Promise<Map<string, St
 }
 
 /** Runs one batch: items `from`..`to` of the import. */
-export async function runBatch(tx: Tx, options: BatchOptions, from: number, to: number): Promise<BatchResult> {
+export async function runBatch(tx: IndexerSql, options: BatchOptions, from: number, to: number): Promise<BatchResult> {
   const items = await stagedItems(tx, options.importId, from, to);
   const stored = await storedByHandle(
     tx,
@@ -100,7 +100,7 @@ export async function runBatch(tx: Tx, options: BatchOptions, from: number, to: 
 }
 
 /** The category ids of these paths, creating what is missing (level by level, audited). */
-async function categoryIds(tx: Tx, paths: string[][], audit: AuditRecord[]): Promise<Map<string, number>> {
+async function categoryIds(tx: IndexerSql, paths: string[][], audit: AuditRecord[]): Promise<Map<string, number>> {
   const all = await tx.$queryRawUnsafe<Array<{ id: number; name: string; parent_id: number | null }>>(
     'SELECT id, name, parent_id FROM categories ORDER BY id',
   );
@@ -164,7 +164,7 @@ const ITEM_RECORD = `handle text, name text, description text, category_id int, 
   status "ItemStatus", publish_at timestamptz, unpublish_at timestamptz`;
 
 async function writeItems(
-  tx: Tx,
+  tx: IndexerSql,
   options: BatchOptions,
   plans: Array<Extract<ItemPlan, { outcome: 'created' | 'updated' }>>,
 ): Promise<void> {
@@ -273,5 +273,25 @@ async function writeItems(
   }
   // The import's id is the entries' request id (§13.2): every entry of an import can be found by it.
   const origin = { requestId: String(options.importId), clientIp: options.ip ?? 'local' };
-  await tx.auditEntry.createMany({ data: audit.map((record) => auditRow(origin, options.actor, record)) });
+  await tx.$executeRawUnsafe(
+    `INSERT INTO audit_log (actor_type, actor_id, actor_name, action, target_type, target_id, changes, request_id, ip)
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(actor_type text, actor_id int, actor_name text, action text,
+       target_type text, target_id int, changes jsonb, request_id text, ip text)`,
+    JSON.stringify(
+      audit.map((record) => {
+        const row = auditRow(origin, options.actor, record);
+        return {
+          actor_type: row.actorType,
+          actor_id: row.actorId,
+          actor_name: row.actorName,
+          action: row.action,
+          target_type: row.targetType,
+          target_id: row.targetId,
+          changes: row.changes,
+          request_id: row.requestId,
+          ip: row.ip,
+        };
+      }),
+    ),
+  );
 }

@@ -14,11 +14,11 @@
  */
 import type { Actor } from '../auth/request-auth.ts';
 import type { CatalogCache } from '../catalog/catalog-cache.ts';
-import type { Tx } from '../catalog/catalog-write.ts';
-import type { Prisma } from '../db/database.ts';
+import type { Database, Prisma, SqlDriver } from '../db/database.ts';
 import type { Import } from '../generated/prisma/client.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
+import { type IndexerSql, indexerSql } from '../search/indexer-sql.ts';
 import { type BatchResult, runBatch } from './import-batch.ts';
 import { stageFile } from './import-stage.ts';
 import type { FileProblem } from './item-file.ts';
@@ -41,11 +41,11 @@ export const nextBatchSize = (items: number, ms: number): number =>
 const SLICE_MS = 5000;
 /** Errors kept on the import itself; every failed row is in the errors file. */
 export const MAX_LISTED_ERRORS = 1000;
-/** A batch transaction's bounds (a batch takes well under a second; the write lock may be queued for). */
-const BATCH_TRANSACTION = { maxWait: 60_000, timeout: 120_000 };
 
 export interface ImportRunner {
   prisma: Prisma;
+  /** Where batches run: plain SQL transactions (see inSql). */
+  sql: SqlDriver;
   catalogCache: CatalogCache;
   log: Logger;
   /** The queue; once it is stopping (the process drains) a running slice hands on the rest after its batch. */
@@ -59,10 +59,24 @@ export interface ImportRunner {
   embedded: boolean;
 }
 
+/** The runner over a process's database and services (a serving process, or the CLI). */
+export const importRunner = (
+  db: Database,
+  services: { catalogCache: CatalogCache; jobs: JobQueue },
+  log: Logger,
+): ImportRunner => ({
+  prisma: db.prisma,
+  sql: db.sql,
+  catalogCache: services.catalogCache,
+  jobs: services.jobs,
+  log,
+  embedded: db.sql.kind === 'pglite',
+});
+
 /** The pause after a batch on the embedded database, as a share of the batch's time. */
 const EMBEDDED_PAUSE_SHARE = 1 / 3;
 
-const actorOf = (row: Import): Actor => ({
+const actorOf = (row: Pick<Import, 'actorType' | 'actorId' | 'actorName'>): Actor => ({
   type: row.actorType as Actor['type'],
   id: row.actorId,
   name: row.actorName,
@@ -96,10 +110,10 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
   });
   let row = await prisma.import.findUnique({ where: { id } });
   if (row?.status !== 'running') return 'done';
-  if (row.cancelRequested) return finish(prisma, id, 'cancelled');
+  if (row.cancelRequested) return finish(runner, id, 'cancelled');
   if (!row.staged) {
     const staged = await stageFile(prisma, id, row.format);
-    if (!staged.ok) return fail(prisma, id, staged.problems);
+    if (!staged.ok) return fail(runner, id, staged.problems);
     await prisma.$transaction([
       prisma.import.update({
         where: { id },
@@ -109,11 +123,11 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
     ]);
     row = (await prisma.import.findUnique({ where: { id } }))!;
   }
-  if (row.atomic && !row.dryRun && row.checked) return writeAtomically(runner, row);
+  if (row.atomic && !row.dryRun && row.checked) return writeAtomically(runner, id);
   let size = BATCH_ITEMS.first;
   for (;;) {
     const began = performance.now();
-    const step = await prisma.$transaction((tx) => nextBatch(runner, tx, id, size), BATCH_TRANSACTION);
+    const step = await inSql(runner, (sql) => nextBatch(runner, sql, id, size));
     if (step !== 'more') return step === 'checked' ? runImportSlice(runner, id) : 'done';
     if (Date.now() > deadline || runner.jobs.stopping()) return 'more';
     const took = performance.now() - began;
@@ -122,18 +136,51 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
   }
 }
 
+/** The columns of an import a batch reads, under the names of Prisma's `Import`. */
+const IMPORT_COLUMNS = `id, status::text AS status, format::text AS format, mode::text AS mode, dry_run AS "dryRun", atomic,
+  columns, rows_total AS "rowsTotal", items_total AS "itemsTotal", failed_count AS "failedCount",
+  error_count AS "errorCount", cursor, checked, cancel_requested AS "cancelRequested",
+  actor_type AS "actorType", actor_id AS "actorId", actor_name AS "actorName", ip`;
+
+type ImportState = Pick<
+  Import,
+  | 'id'
+  | 'status'
+  | 'format'
+  | 'mode'
+  | 'dryRun'
+  | 'atomic'
+  | 'columns'
+  | 'rowsTotal'
+  | 'itemsTotal'
+  | 'failedCount'
+  | 'errorCount'
+  | 'cursor'
+  | 'checked'
+  | 'cancelRequested'
+  | 'actorType'
+  | 'actorId'
+  | 'actorName'
+  | 'ip'
+>;
+
 /** The import's row, locked until the transaction ends (every batch and every finish takes it first). */
-const lockImport = async (tx: Tx, id: number): Promise<Import | undefined> =>
-  (await tx.$queryRawUnsafe<Array<{ id: number }>>('SELECT id FROM imports WHERE id = $1 FOR UPDATE', id)).length
-    ? ((await tx.import.findUnique({ where: { id } })) ?? undefined)
-    : undefined;
+const lockImport = async (sql: IndexerSql, id: number): Promise<ImportState | undefined> =>
+  (await sql.$queryRawUnsafe<ImportState[]>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = $1 FOR UPDATE`, id))[0];
+
+/**
+ * A transaction of plain SQL (db/database.ts `transaction`): a batch's statements carry thousands of
+ * values (search postings), which Prisma's handling of raw parameters made the larger part of its time.
+ */
+const inSql = <T>(runner: ImportRunner, fn: (sql: IndexerSql) => Promise<T>): Promise<T> =>
+  runner.sql.transaction((query) => fn(indexerSql(query)));
 
 /** The next batch of a running import, committed with the cursor; 'checked': an atomic import's check pass ended clean. */
-async function nextBatch(runner: ImportRunner, tx: Tx, id: number, size: number): Promise<Step | 'checked'> {
-  const row = await lockImport(tx, id);
+async function nextBatch(runner: ImportRunner, sql: IndexerSql, id: number, size: number): Promise<Step | 'checked'> {
+  const row = await lockImport(sql, id);
   if (row?.status !== 'running') return 'done';
   if (row.cancelRequested) {
-    await finishIn(tx, id, 'cancelled');
+    await finishIn(sql, id, 'cancelled');
     return 'done';
   }
   const total = row.itemsTotal ?? 0;
@@ -141,21 +188,22 @@ async function nextBatch(runner: ImportRunner, tx: Tx, id: number, size: number)
   if (row.cursor >= total) {
     if (checking && row.failedCount === 0) {
       // Clean: the write pass starts from the beginning, counting afresh.
-      await tx.import.update({
-        where: { id },
-        data: { checked: true, cursor: 0, rowsDone: 0, createdCount: 0, updatedCount: 0, unchangedCount: 0 },
-      });
+      await sql.$executeRawUnsafe(
+        `UPDATE imports SET checked = true, cursor = 0, rows_done = 0, created_count = 0, updated_count = 0,
+                unchanged_count = 0 WHERE id = $1`,
+        id,
+      );
       return 'checked';
     }
-    await finishIn(tx, id, checking ? 'failed' : 'succeeded');
+    await finishIn(sql, id, checking ? 'failed' : 'succeeded');
     return 'done';
   }
   const write = !row.dryRun && !checking;
   // Item writes change postings, whose counts have one writer at a time (catalog-write.ts).
-  if (write) await tx.$executeRawUnsafe('SELECT search_index_lock()');
+  if (write) await sql.$executeRawUnsafe('SELECT search_index_lock()');
   const to = Math.min(row.cursor + size, total);
-  const result = await runBatch(tx, batchOptions(row, !write), row.cursor + 1, to);
-  await record(tx, row, result, to);
+  const result = await runBatch(sql, batchOptions(row, !write), row.cursor + 1, to);
+  await record(sql, row, result, to);
   if (write && result.created + result.updated > 0) {
     // Other instances hear the catalogue trigger; this one is told before its next read.
     runner.catalogCache.invalidate();
@@ -163,7 +211,7 @@ async function nextBatch(runner: ImportRunner, tx: Tx, id: number, size: number)
   return 'more';
 }
 
-const batchOptions = (row: Import, dryRun: boolean) => ({
+const batchOptions = (row: ImportState, dryRun: boolean) => ({
   importId: row.id,
   format: row.format,
   mode: row.mode,
@@ -174,10 +222,10 @@ const batchOptions = (row: Import, dryRun: boolean) => ({
 });
 
 /** A batch's counts, errors and failed rows, and the cursor past it. */
-async function record(tx: Tx, row: Import, result: BatchResult, cursor: number): Promise<void> {
+async function record(sql: IndexerSql, row: ImportState, result: BatchResult, cursor: number): Promise<void> {
   const room = Math.max(0, MAX_LISTED_ERRORS - row.errorCount);
   const listed = result.problems.slice(0, room);
-  await tx.$executeRawUnsafe(
+  await sql.$executeRawUnsafe(
     `UPDATE imports SET cursor = $2, rows_done = rows_done + $3, created_count = created_count + $4,
             updated_count = updated_count + $5, unchanged_count = unchanged_count + $6, failed_count = failed_count + $7,
             error_count = error_count + $8, errors = errors || $9::jsonb
@@ -193,75 +241,74 @@ async function record(tx: Tx, row: Import, result: BatchResult, cursor: number):
     JSON.stringify(listed),
   );
   if (result.failures.length) {
-    await tx.importFailure.createMany({
-      data: result.failures.map((f) => ({
-        importId: row.id,
-        rowNo: f.rowNo,
-        cells: f.cells as object,
-        error: f.error,
-      })),
-      skipDuplicates: true,
-    });
+    await sql.$executeRawUnsafe(
+      `INSERT INTO import_failures (import_id, row_no, cells, error)
+       SELECT $1, r.row_no, r.cells, r.error FROM jsonb_to_recordset($2::jsonb) AS r(row_no int, cells jsonb, error text)
+       ON CONFLICT DO NOTHING`,
+      row.id,
+      JSON.stringify(result.failures.map((f) => ({ row_no: f.rowNo, cells: f.cells, error: f.error }))),
+    );
   }
 }
 
 /** An atomic import whose check found nothing wrong: every item written in one transaction. */
-async function writeAtomically(runner: ImportRunner, checked: Import): Promise<Step> {
-  const id = checked.id;
-  const failed = await runner.prisma.$transaction(
-    async (tx) => {
-      const row = await lockImport(tx, id);
-      if (row?.status !== 'running' || row.cursor > 0) return undefined;
-      await tx.$executeRawUnsafe('SELECT search_index_lock()');
-      const total = row.itemsTotal ?? 0;
-      let current = row;
-      for (let from = 1; from <= total; from += ATOMIC_BATCH_ITEMS) {
-        const to = Math.min(from + ATOMIC_BATCH_ITEMS - 1, total);
-        const result = await runBatch(tx, batchOptions(row, false), from, to);
-        // Changed since the check (another write meanwhile): nothing of this pass may stay.
-        if (result.failed) return result.problems;
-        await record(tx, current, result, to);
-        current = (await tx.import.findUnique({ where: { id } }))!;
-      }
-      await finishIn(tx, id, 'succeeded');
-      return undefined;
-    },
-    { maxWait: 60_000, timeout: 60 * 60_000 },
-  );
-  if (failed) return fail(runner.prisma, id, failed);
+async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> {
+  const failed = await inSql(runner, async (sql) => {
+    let row = await lockImport(sql, id);
+    if (row?.status !== 'running' || row.cursor > 0) return undefined;
+    await sql.$executeRawUnsafe('SELECT search_index_lock()');
+    const total = row.itemsTotal ?? 0;
+    for (let from = 1; from <= total; from += ATOMIC_BATCH_ITEMS) {
+      const to = Math.min(from + ATOMIC_BATCH_ITEMS - 1, total);
+      const result = await runBatch(sql, batchOptions(row, false), from, to);
+      // Changed since the check (another write meanwhile): nothing of this pass may stay.
+      if (result.failed) return result.problems;
+      await record(sql, row, result, to);
+      row = (await lockImport(sql, id))!;
+    }
+    await finishIn(sql, id, 'succeeded');
+    return undefined;
+  });
+  if (failed) return fail(runner, id, failed);
   runner.catalogCache.invalidate();
   return 'done';
 }
 
 /** Ends an import in `status`: its staged rows go; its failures (the errors file) stay. */
-async function finishIn(tx: Tx, id: number, status: 'succeeded' | 'failed' | 'cancelled'): Promise<void> {
-  await tx.import.update({ where: { id }, data: { status, finishedAt: new Date() } });
-  await tx.importRow.deleteMany({ where: { importId: id } });
-  await tx.importItem.deleteMany({ where: { importId: id } });
-  await tx.importChunk.deleteMany({ where: { importId: id } });
+async function finishIn(sql: IndexerSql, id: number, status: 'succeeded' | 'failed' | 'cancelled'): Promise<void> {
+  await sql.$executeRawUnsafe(
+    'UPDATE imports SET status = $2::"ImportStatus", finished_at = now() WHERE id = $1',
+    id,
+    status,
+  );
+  for (const table of ['import_rows', 'import_items', 'import_chunks']) {
+    await sql.$executeRawUnsafe(`DELETE FROM ${table} WHERE import_id = $1`, id);
+  }
 }
 
-async function finish(prisma: Prisma, id: number, status: 'cancelled'): Promise<Step> {
-  await prisma.$transaction(async (tx) => {
-    const row = await lockImport(tx, id);
-    if (row?.status === 'running') await finishIn(tx, id, status);
-  }, BATCH_TRANSACTION);
+async function finish(runner: ImportRunner, id: number, status: 'cancelled'): Promise<Step> {
+  await inSql(runner, async (sql) => {
+    const row = await lockImport(sql, id);
+    if (row?.status === 'running') await finishIn(sql, id, status);
+  });
   return 'done';
 }
 
 /** Fails a running import with the problems that stop it (a bad file; an atomic import's failure). */
-async function fail(prisma: Prisma, id: number, problems: FileProblem[]): Promise<Step> {
-  await prisma.$transaction(async (tx) => {
-    const row = await lockImport(tx, id);
+async function fail(runner: ImportRunner, id: number, problems: FileProblem[]): Promise<Step> {
+  await inSql(runner, async (sql) => {
+    const row = await lockImport(sql, id);
     if (row?.status !== 'running') return;
     const listed = problems
       .slice(0, MAX_LISTED_ERRORS)
       .map((p) => ({ ...p, handle: (p as { handle?: string }).handle ?? null }));
-    await tx.import.update({
-      where: { id },
-      data: { errors: listed, errorCount: problems.length, failedCount: row.failedCount },
-    });
-    await finishIn(tx, id, 'failed');
-  }, BATCH_TRANSACTION);
+    await sql.$executeRawUnsafe(
+      'UPDATE imports SET errors = $2::jsonb, error_count = $3 WHERE id = $1',
+      id,
+      JSON.stringify(listed),
+      problems.length,
+    );
+    await finishIn(sql, id, 'failed');
+  });
   return 'done';
 }
