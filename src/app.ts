@@ -1,6 +1,7 @@
 /**
- * Builds the Express application: probes, the GraphQL endpoint, the REST adapters and the shared
- * error layer. It does not listen (src/process/serve.ts does), so tests run it on port 0.
+ * Builds the Express application: probes, the GraphQL endpoint, the REST adapters (the route table,
+ * and the export's streamed file) and the shared error layer. It does not listen (src/process/serve.ts
+ * does), so tests run it on port 0.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -32,6 +33,7 @@ import { frontDoor } from './rest/front-door.ts';
 import { compileRoutes, type RestRoute } from './rest/route.ts';
 import { routeRunner } from './rest/run.ts';
 import type { Runtime } from './runtime.ts';
+import { ITEM_EXPORT_PATH, itemExportHandler, itemExportRoute } from './transfer/export.http.ts';
 import { importErrorsRoutes } from './transfer/imports.http.ts';
 
 export interface AppDeps {
@@ -164,9 +166,19 @@ export function buildApp(deps: AppDeps): AppHandler {
   const routes = compileRoutes(yoga, deps.routes);
   // Public reads keep their answers in the catalogue's cache, the one answer cache there is.
   const runner = routeRunner(yoga, services.catalogCache, contextFor);
-  app.use(docsRoutes(buildOpenApiDocument(yoga.getEnveloped({} as never).schema, routes), htmlPagePolicy));
+  // Routes outside the table (a streamed file) are described for the document by hand.
+  const described = [itemExportRoute];
+  app.use(docsRoutes(buildOpenApiDocument(yoga.getEnveloped({} as never).schema, routes, described), htmlPagePolicy));
   finishPath('/openapi.json', ['GET']);
   finishPath('/docs', ['GET']);
+
+  // The export streams a file (contract §13.3): a handler of its own that keeps the rows' rules
+  // (transfer/export.http.ts), before the table, as any route outside it.
+  app.get(
+    ITEM_EXPORT_PATH,
+    itemExportHandler((req, res) => contextFor(req, res, false)),
+  );
+  finishPath(ITEM_EXPORT_PATH, ['GET']);
 
   // Grouped by path so a known path with another method answers 405 with `Allow`.
   const byPath = new Map<string, typeof routes>();

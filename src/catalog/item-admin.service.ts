@@ -5,6 +5,7 @@
  * VERSION_CONFLICT on their next write.
  */
 import type { RequestContext } from '../request-context.ts';
+import type { ItemFilter } from '../search/item-query.ts';
 import { EVERY_STATUS } from '../search/visibility.ts';
 import { pageOf, pageWindow } from '../validation/paging.ts';
 import { ITEM_ROW_JSON } from './catalog-json.ts';
@@ -12,11 +13,19 @@ import { findItemInAnyState, findItemPageJson, type ItemRow } from './item.repos
 import { type ItemPage, itemFilterOf } from './item.service.ts';
 import type { AdminListItemsInput } from './item-admin.schema.ts';
 
+/**
+ * The items an admin read of the list's arguments shows (the list, an export of it): the public list's
+ * filters over every state, or the ones asked for. The one place that says so.
+ */
+export const adminItemFilterOf = async (ctx: RequestContext, input: AdminListItemsInput): Promise<ItemFilter> => ({
+  ...(await itemFilterOf(ctx, input)),
+  visibility: input.status ?? EVERY_STATUS,
+});
+
 /** One page of the admin list: the public list's filters and order over the states asked for. */
 export async function listAdminItemPage(ctx: RequestContext, input: AdminListItemsInput): Promise<ItemPage> {
-  const { page, limit, sort, status } = input;
-  // The one place the admin list says which items it shows: every state, or the ones asked for.
-  const filter = { ...(await itemFilterOf(ctx, input)), visibility: status ?? EVERY_STATUS };
+  const { page, limit, sort } = input;
+  const filter = await adminItemFilterOf(ctx, input);
   const { offset } = pageWindow({ page, limit });
   const read = () => findItemPageJson(ctx.db.sql, filter, sort ?? 'newest', limit, offset, ITEM_ROW_JSON);
   // Spec filters test every SKU of every match: a costly search, bounded per client as the public list's.

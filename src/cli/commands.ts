@@ -1,7 +1,8 @@
 /**
- * The CLI's commands (`npm run cli -- <command>`, contract §8.1): arguments parsed, the account
- * services run in an operator's context, and one line (or table) to print. Passwords come from
- * `io.password()` — stdin or CLI_PASSWORD, never argv, which other users can read in `ps`.
+ * The CLI's commands (`npm run cli -- <command>`, contract §8.1, §13.3): arguments parsed, the
+ * account and catalogue services run in an operator's context, and one line (or table) to print.
+ * Passwords come from `io.password()` — stdin or CLI_PASSWORD, never argv, which other users can read
+ * in `ps`.
  * src/cli.ts is the process around it; tests run it in-process on an open database.
  */
 import { constants } from 'node:fs';
@@ -27,12 +28,15 @@ import {
 import { resetTotp } from '../accounts/admin-account.service.ts';
 import { apiKeyIdByPrefix, listApiKeys, revokeApiKey } from '../accounts/api-keys.service.ts';
 import { CATALOG_CHANNEL } from '../catalog/catalog-cache.ts';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, validationFailed } from '../errors/app-error.ts';
 import type { Admin, ApiKey } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import { reindexAll } from '../search/documents.ts';
 import { maintenanceIndexerSql } from '../search/indexer-sql.ts';
-import { parseInput } from '../validation/field-errors.ts';
+import { exportItemsToFile, formatOfFileName } from '../transfer/export.file.ts';
+import { type ExportInput, exportInputOf } from '../transfer/export.schema.ts';
+import { type ExportCount, ExportOutdatedError } from '../transfer/export.service.ts';
+import { parseInput, snakeCase } from '../validation/field-errors.ts';
 import { importArgs, runImportCommand } from './import-command.ts';
 
 export const USAGE = `usage: npm run cli -- <command>
@@ -52,9 +56,17 @@ export const USAGE = `usage: npm run cli -- <command>
   import FILE [--dry-run] [--mode upsert|create|update] [--atomic] [--format csv|jsonl]
                                               import items from a CSV or JSON Lines file (progress on stderr);
                                               exit code 1 when any item failed
+  export <file> [--format csv|jsonl] [--status <state>]... [--category-id <id>] [--keyword <text>]
+                [--min-price <price>] [--max-price <price>] [--in-stock] [--spec <name:value>]...
+                                              write the items the filters match (all by default) to a file, as
+                                              GET /admin/api/exports/items does; the format defaults from the
+                                              file's extension (.jsonl: JSON Lines, else CSV)
 `;
 
 export class UsageError extends Error {}
+
+/** A command that could not do its work for a reason outside the input's rules (a file it cannot write). */
+class CommandFailed extends Error {}
 
 /** Where a command reads its password and writes its answer. */
 export interface CliIo {
@@ -75,6 +87,69 @@ export interface Args {
   role?: string;
   /** `set-role`: the new role. */
   value?: string;
+  /** `export`: its options, as given (the export's rules check them). */
+  exportOptions?: ExportOptions;
+}
+
+/** `export`'s options: the format, and the admin list's filters in its REST spelling. */
+interface ExportOptions {
+  format?: string;
+  status: string[];
+  categoryId?: string;
+  keyword?: string;
+  minPrice?: string;
+  maxPrice?: string;
+  inStock?: true;
+  spec: string[];
+}
+
+/** `export`'s options that take a value, and where each goes; `--status` and `--spec` may repeat. */
+const EXPORT_OPTIONS = {
+  '--format': 'format',
+  '--category-id': 'categoryId',
+  '--keyword': 'keyword',
+  '--min-price': 'minPrice',
+  '--max-price': 'maxPrice',
+} as const;
+
+function parseExportOptions(rest: string[]): ExportOptions {
+  const options: ExportOptions = { status: [], spec: [] };
+  for (let i = 0; i < rest.length; i++) {
+    const option = rest[i]!;
+    const value = rest[i + 1];
+    if (option === '--in-stock') options.inStock = true;
+    else if (value === undefined) throw new UsageError(`unexpected argument: ${option}\n\n${USAGE}`);
+    else if (option === '--status') options.status.push(rest[++i]!);
+    else if (option === '--spec') options.spec.push(rest[++i]!);
+    else if (Object.hasOwn(EXPORT_OPTIONS, option))
+      options[EXPORT_OPTIONS[option as keyof typeof EXPORT_OPTIONS]] = rest[++i];
+    else throw new UsageError(`unexpected argument: ${option}\n\n${USAGE}`);
+  }
+  return options;
+}
+
+/**
+ * The export's input from its options, by the rules the HTTP route applies to the same values; a
+ * problem is named as its option (`--category-id: must be a positive integer`).
+ */
+function exportInputOfOptions(file: string, options: ExportOptions): ExportInput {
+  const { format, status, categoryId, keyword, minPrice, maxPrice, inStock, spec } = options;
+  try {
+    return exportInputOf({
+      format: format ?? formatOfFileName(file),
+      status,
+      category_id: categoryId,
+      keyword,
+      min_price: minPrice,
+      max_price: maxPrice,
+      in_stock: inStock ? 'true' : undefined,
+      spec,
+    });
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.fieldErrors) throw err;
+    const asOption = (field: string) => `--${snakeCase(field).replaceAll('_', '-')}`;
+    throw validationFailed(err.fieldErrors.map((e) => ({ ...e, field: asOption(e.field) })));
+  }
 }
 
 /** Each command's options (`--name value`), and the field of Args each one sets. */
@@ -88,6 +163,11 @@ export function parseArgs(argv: string[]): Args {
     throw new UsageError('passwords are never taken from the command line; pipe it on stdin or set CLI_PASSWORD');
   }
   const [command, ...positional] = argv;
+  if (command === 'export') {
+    const [file, ...rest] = positional;
+    if (!file || file.startsWith('--')) throw new UsageError(USAGE);
+    return { command, name: file, exportOptions: parseExportOptions(rest) };
+  }
   if (command === 'list-admins' || command === 'list-api-keys' || command === 'reindex') {
     if (positional.length) throw new UsageError(`unexpected argument: ${positional[0]}\n\n${USAGE}`);
     return { command, name: '' };
@@ -232,6 +312,20 @@ async function run(ctx: RequestContext, args: Args, password: () => Promise<stri
       await ctx.db.sql.query('SELECT pg_notify($1, $2)', [CATALOG_CHANNEL, 'reindex']);
       return `search documents rebuilt for ${items} item(s)`;
     }
+    case 'export': {
+      const input = exportInputOfOptions(name, args.exportOptions ?? { status: [], spec: [] });
+      let count: ExportCount;
+      try {
+        count = await exportItemsToFile(ctx, name, input);
+      } catch (err) {
+        // A file that cannot be written, or a catalogue that changed under a CSV's header: said in a line.
+        if (err instanceof ExportOutdatedError) throw new CommandFailed(`export failed: ${err.message}`);
+        if (err instanceof Error && 'syscall' in err) throw new CommandFailed(`cannot write ${name}: ${err.message}`);
+        throw err;
+      }
+      const rows = input.format === 'csv' ? `${count.rows} CSV row(s) and the header` : `${count.rows} JSON line(s)`;
+      return `exported ${count.items} item(s) as ${rows} to ${name}`;
+    }
     case 'list-admins': {
       const admins = await listAdmins(ctx);
       return admins.length ? adminTable(admins) : 'no admin accounts';
@@ -267,6 +361,10 @@ export async function runCli(
     if (err instanceof UsageError) {
       io.stderr(`${err.message}\n`);
       return 2;
+    }
+    if (err instanceof CommandFailed) {
+      io.stderr(`${err.message}\n`);
+      return 1;
     }
     if (err instanceof AppError) {
       const message = err.fieldErrors

@@ -3,10 +3,12 @@
  * parameters and request bodies from the zod input schemas (openapi-inputs.ts), response bodies from
  * the GraphQL selection each row runs, as named schemas (openapi-schemas.ts), and one error response
  * per status with an example per contract code (openapi-problems.ts). It cannot drift from the
- * routes because it is made of them: a new row is documented as it is added.
+ * routes because it is made of them: a new row is documented as it is added. A route outside the table
+ * (a streamed file) comes with a description of its own (described-route.ts).
  */
 import { type GraphQLSchema, Kind, type OperationDefinitionNode } from 'graphql';
 import type { CompiledRoute } from '../rest/route.ts';
+import { type DescribedRoute, describedOperation } from './described-route.ts';
 import { parametersOf, requestBodyOf, validationSchemaOf } from './inputs.ts';
 import { problemResponses, problemSchema } from './problems.ts';
 import { SchemaNamer } from './schemas.ts';
@@ -56,12 +58,25 @@ function operationOf(route: CompiledRoute, schema: GraphQLSchema, namer: SchemaN
   };
 }
 
-export function buildOpenApiDocument(schema: GraphQLSchema, routes: CompiledRoute[]): JsonSchema {
+/** `/admin/api/items/:id` → `/admin/api/items/{id}`. */
+const pathTemplate = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+/**
+ * The document of the route table's `routes` and of the routes outside it, `described` by hand (a
+ * streamed file: described-route.ts).
+ */
+export function buildOpenApiDocument(
+  schema: GraphQLSchema,
+  routes: CompiledRoute[],
+  described: DescribedRoute[] = [],
+): JsonSchema {
   const namer = new SchemaNamer();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    const path = route.path.replace(/:(\w+)/g, '{$1}');
-    (paths[path] ??= {})[route.method.toLowerCase()] = operationOf(route, schema, namer);
+    (paths[pathTemplate(route.path)] ??= {})[route.method.toLowerCase()] = operationOf(route, schema, namer);
+  }
+  for (const route of described) {
+    (paths[pathTemplate(route.path)] ??= {})[route.method.toLowerCase()] = describedOperation(route, routes);
   }
   const { schemas, resolve } = namer.finish();
   return {

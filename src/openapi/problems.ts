@@ -48,8 +48,14 @@ const INSUFFICIENT_STOCK_ERRORS: FieldError[] = [
   { field: 'adjustments[0].delta', message: 'would take the stock of SKU 1 below 0: 3 available' },
 ];
 
+/**
+ * What a route's error answers follow from: its input, token system, path and own codes — a row of the
+ * table, or a route described by hand (described-route.ts).
+ */
+export type ProblemSource = Pick<CompiledRoute, 'input' | 'realm' | 'path' | 'errors'>;
+
 /** The codes a route can answer with: its own list plus what its input, scope and path imply. */
-export function errorCodesOf(route: CompiledRoute): ErrorCode[] {
+export function errorCodesOf(route: ProblemSource): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   if (route.input) codes.add('VALIDATION_FAILED');
   if (route.input?.from === 'body') {
@@ -75,7 +81,7 @@ export function errorCodesOf(route: CompiledRoute): ErrorCode[] {
  * The real field errors the route's validation reports for an empty body (every required field) or,
  * for query parameters, for `0` in each (out of range or of the wrong type).
  */
-function exampleFieldErrors(route: CompiledRoute, input: z.ZodType | undefined): FieldError[] {
+function exampleFieldErrors(route: ProblemSource, input: z.ZodType | undefined): FieldError[] {
   if (!input) return [{ field: '(body)', message: 'must be a JSON object' }];
   const shape = (input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
   const sample = route.input?.from === 'query' ? Object.fromEntries(Object.keys(shape).map((k) => [k, 0])) : {};
@@ -84,8 +90,15 @@ function exampleFieldErrors(route: CompiledRoute, input: z.ZodType | undefined):
   return errors.length ? errors : [{ field: Object.keys(shape)[0] ?? '(body)', message: 'is required' }];
 }
 
-/** `responses` entries for every error status of `route`, each with one example per code. */
-export function problemResponses(route: CompiledRoute, input: z.ZodType | undefined): Record<string, JsonSchema> {
+/**
+ * `responses` entries for every error status of `route`, each with one example per code; the
+ * VALIDATION_FAILED example lists `validationErrors` (default: what `input` reports, see exampleFieldErrors).
+ */
+export function problemResponses(
+  route: ProblemSource,
+  input: z.ZodType | undefined,
+  validationErrors?: FieldError[],
+): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(route)) {
     const status = HTTP_STATUS[code];
@@ -101,7 +114,7 @@ export function problemResponses(route: CompiledRoute, input: z.ZodType | undefi
         status,
         code,
         detail: DETAIL[code],
-        ...(code === 'VALIDATION_FAILED' ? { errors: exampleFieldErrors(route, input) } : {}),
+        ...(code === 'VALIDATION_FAILED' ? { errors: validationErrors ?? exampleFieldErrors(route, input) } : {}),
         ...(code === 'INSUFFICIENT_STOCK' ? { errors: INSUFFICIENT_STOCK_ERRORS } : {}),
         request_id: '0b6f3c2e-5d7a-4c1e-9f2b-8a4d6e1c3b5a',
       };

@@ -46,13 +46,20 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 // A query string carries text; an Int or Boolean variable is read from its usual spelling, and
 // anything else is left as text for the validation to name (`page=abc`, `page=`, a repeated `page`).
 const INTEGER = /^[+-]?\d{1,16}$/;
-function fromQueryString(type: GraphQLInputType, value: unknown): unknown {
+
+/**
+ * A query parameter's value as a value of the scalar `typeName` (`Int`, `Boolean`; any other as it
+ * is): the one reading of query strings, for the route table and the routes outside it (an export).
+ */
+export function fromQueryText(typeName: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  const name = getNamedType(type).name;
-  if (name === 'Int' && INTEGER.test(value)) return Number(value);
-  if (name === 'Boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  if (typeName === 'Int' && INTEGER.test(value)) return Number(value);
+  if (typeName === 'Boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }
+
+const fromQueryString = (type: GraphQLInputType, value: unknown): unknown =>
+  fromQueryText(getNamedType(type).name, value);
 
 /** What a route reads of a request: its parsed query string, body, path parameters and headers. */
 export interface RestInput {

@@ -181,7 +181,7 @@ export function answerKey(route: CompiledRoute, args: unknown, variables: Record
 }
 
 /** A validation error re-labelled with REST (snake_case) field paths and wording; anything else as it is. */
-function restNamed(err: unknown): unknown {
+export function restNamed(err: unknown): unknown {
   if (!(err instanceof AppError) || !err.fieldErrors) return err;
   const detail = err.message === FIELD_ERRORS_DETAIL.graphql ? FIELD_ERRORS_DETAIL.rest : err.message;
   return new AppError(err.code, detail, {

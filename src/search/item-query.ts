@@ -87,9 +87,13 @@ export const SUMMARIES = ' LEFT JOIN item_spec_summaries ss ON ss.item_id = i.id
 /**
  * `FROM … WHERE …` of the matching items: every filter, or (`keywordOnly`, for the facets, which hold
  * the other filters as flags) the keyword alone — and always the visibility. With a keyword, the documents `d` are joined and each
- * term's tier is the LATERAL `t`. `specSummaries` joins each item's spec summary `ss`.
+ * term's tier is the LATERAL `t`. `specSummaries` joins each item's spec summary `ss`. `also`: more
+ * conditions on `i` (an export's `i.id > $n`, which walks the matches a batch at a time).
  */
-export function matchingItems(query: ItemQuery, { keywordOnly = false, specSummaries = false } = {}): string {
+export function matchingItems(
+  query: ItemQuery,
+  { keywordOnly = false, specSummaries = false, also = [] as string[] } = {},
+): string {
   const conditions: string[] = [];
   let from = 'items i';
   if (query.keyword) {
@@ -104,5 +108,6 @@ export function matchingItems(query: ItemQuery, { keywordOnly = false, specSumma
     for (const condition of [query.category, query.price, query.stock, specs])
       if (condition) conditions.push(condition);
   }
+  conditions.push(...also);
   return `FROM ${from}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
 }

@@ -325,8 +325,10 @@ export function jsonLine(item: StoredItem): string {
 }
 
 /**
- * The statement that reads stored items as StoredItem JSON (`$1`: ids), shared by export and the
- * import's comparison with what is stored. `path` is the category's path of names, root first.
+ * The statement that reads stored items as StoredItem JSON, shared by export and the import's
+ * comparison with what is stored: it ends at `FROM items i`, and each caller adds its condition on `i`
+ * and its order (`WHERE i.id = ANY($1::int[]) ORDER BY i.id`). `path` is the category's path of names,
+ * root first.
  */
 export const STORED_ITEMS_SQL = `
   WITH RECURSIVE paths AS (

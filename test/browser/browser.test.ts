@@ -10,6 +10,7 @@ import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN } from '../../src/accounts/login.rest.ts';
 import { restRoutes } from '../../src/rest/routes.ts';
+import { itemExportRoute } from '../../src/transfer/export.http.ts';
 import { launchChromium, screenshot, watchPage } from '../helpers/browser.ts';
 import { skipBrowserTests } from '../helpers/browser-availability.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -108,7 +109,8 @@ describe.skipIf(skipBrowserTests())('in a browser', { timeout: 60_000 }, () => {
         return `${method} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`;
       }),
     );
-    const routes = restRoutes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+    // The route table's rows, and the routes outside it that the document describes by hand.
+    const routes = [...restRoutes, itemExportRoute].map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
     expect(listed.sort()).toEqual(routes.sort());
     await screenshot(page, 'docs-routes');
 
