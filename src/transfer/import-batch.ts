@@ -11,7 +11,7 @@ import { type AuditRecord, auditRow, changesBetween } from '../audit/audit-log.t
 import type { Actor } from '../auth/request-auth.ts';
 import { indexItems } from '../search/documents.ts';
 import type { IndexerSql } from '../search/indexer-sql.ts';
-import { type DesiredItem, type ImportMode, type ItemPlan, matchSkus, planItem } from './import-plan.ts';
+import { type DesiredItem, type ImportMode, type ItemPlan, matchSkus, planItem, sameImages } from './import-plan.ts';
 import { type FileProblem, PATH_SEPARATOR, STORED_ITEMS_SQL, type StagedRow, type StoredItem } from './item-file.ts';
 
 export interface BatchOptions {
@@ -215,12 +215,7 @@ async function writeItems(
     if (plan.outcome === 'updated') {
       const kept = new Set(matched.filter((m) => m !== undefined).map((m) => m.id));
       skuDeletes.push(...plan.existing.skus.filter((s) => !kept.has(s.id)).map((s) => s.id));
-      const sameImages =
-        plan.existing.images.length === plan.desired.images.length &&
-        plan.desired.images.every(
-          (m, i) => m.url === plan.existing.images[i]!.url && m.sortOrder === plan.existing.images[i]!.sortOrder,
-        );
-      if (sameImages) continue;
+      if (sameImages(plan.desired.images, plan.existing.images)) continue;
       imagesReplaced.push(id);
     }
     for (const m of plan.desired.images) imageInserts.push({ item_id: id, url: m.url, sort_order: m.sortOrder });

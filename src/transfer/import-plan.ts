@@ -203,8 +203,14 @@ export function sameItem(desired: DesiredItem, stored: StoredItem): boolean {
     const m = matched[i];
     return m !== undefined && m.price === s.price && m.stock === s.stock && specKey(m.specs) === specKey(s.specs);
   });
-  return (
-    skus &&
-    desired.images.every((m, i) => m.url === stored.images[i]!.url && m.sortOrder === stored.images[i]!.sortOrder)
-  );
+  return skus && sameImages(desired.images, stored.images);
 }
+
+/**
+ * Whether two image lists show the same pictures in the same order. Only the order counts, not the
+ * stored sort values: a CSV file carries URLs in order (its items get 0, 1, 2 …), and an item whose
+ * images were sorted 0 and 5 is the same item (so export → import stays a no-op).
+ */
+export const sameImages = (desired: DesiredItem['images'], stored: StoredItem['images']): boolean =>
+  desired.length === stored.length &&
+  [...desired].sort((a, b) => a.sortOrder - b.sortOrder).every((m, i) => m.url === stored[i]!.url);

@@ -21,10 +21,16 @@ export function importErrorsRoutes(contextFor: ContextFor): Router {
     res.set('Content-Disposition', `attachment; filename="import-${id}-errors.csv"`);
     const csv = stringify();
     csv.pipe(res);
-    for await (const line of errorRows(ctx, row)) {
-      if (!csv.write(line)) await new Promise((resolve) => csv.once('drain', resolve));
+    try {
+      for await (const line of errorRows(ctx, row)) {
+        if (!csv.write(line)) await new Promise((resolve) => csv.once('drain', resolve));
+      }
+      csv.end();
+    } catch (err) {
+      // Cut off, never ended cleanly: a client must not hold a shorter file that looks whole.
+      ctx.log.warn({ err }, 'errors file broken off');
+      res.destroy();
     }
-    csv.end();
   });
   return router;
 }

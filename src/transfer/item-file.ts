@@ -90,10 +90,13 @@ const cell = (row: StagedRow, column: string): string => {
   return typeof v === 'string' ? v : '';
 };
 
-/** `Shoes > Running` → ['Shoes', 'Running']; empty → null. */
+/**
+ * `Shoes > Running` → ['Shoes', 'Running']; empty → null. Split at ` > ` exactly, as export joins: a
+ * category named `A>B` (no spaces) comes back whole.
+ */
 export const categoryPath = (text: string): string[] | null => {
   const parts = text
-    .split('>')
+    .split(PATH_SEPARATOR)
     .map((p) => p.trim())
     .filter((p) => p !== '');
   return parts.length ? parts : null;
