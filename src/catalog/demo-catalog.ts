@@ -201,6 +201,9 @@ const TREE: Array<{ name: string; children: Array<{ name: string; items: DemoIte
   },
 ];
 
+/** The seed's transaction bounds (it writes ~30 items with their SKUs and images). */
+const SEED_TRANSACTION = { maxWait: 30_000, timeout: 120_000 };
+
 const slug = (s: string) =>
   s
     .toLowerCase()
@@ -209,6 +212,8 @@ const slug = (s: string) =>
 
 /** Seeds the demo catalogue in one transaction when there are no categories yet. Returns items created. */
 export async function seedDemoCatalog(prisma: Prisma, onSeeding?: () => void, now = new Date()): Promise<number> {
+  // Start-up work, not a request: not bounded by twice the request statement limit (Prisma's default
+  // here, db/database.ts), which a loaded machine with a short DATABASE_STATEMENT_TIMEOUT can exceed.
   return prisma.$transaction(async (tx) => {
     if ((await tx.category.count()) > 0) return 0;
     onSeeding?.();
@@ -253,5 +258,5 @@ export async function seedDemoCatalog(prisma: Prisma, onSeeding?: () => void, no
       }
     }
     return created;
-  });
+  }, SEED_TRANSACTION);
 }

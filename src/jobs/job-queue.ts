@@ -7,6 +7,7 @@
  * guarantees for the single process; graphile-worker needs a `pg` pool with LISTEN. Its schema is
  * created by our own migration (20261204000000_jobs), so it starts with `migrate: false`.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
@@ -35,8 +36,16 @@ const POLL_SECONDS = 2;
 export async function openJobQueue(db: Database, config: Config, log: Logger): Promise<JobQueue> {
   // PostgreSQL: a small pool of pg-boss's own (its polling is no request's statement); the embedded
   // database: its one session, outside the statements counted and timed for requests.
+  // Client-side bounds: a database that stops answering fails the queue's polls (tried again at the
+  // next one) instead of holding them, and a stop, for ever.
   const connection = db.url
-    ? { connectionString: db.url, max: 2, application_name: 'shop-jobs' }
+    ? {
+        connectionString: db.url,
+        max: 2,
+        application_name: 'shop-jobs',
+        connectionTimeoutMillis: 10_000,
+        query_timeout: 60_000,
+      }
     : { db: db.backgroundSql! };
   const boss = new PgBoss({
     ...connection,
@@ -75,8 +84,10 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
     async stop(timeoutMs) {
       stopping = true;
       // Its own pool (PostgreSQL) is closed with it; the embedded session is the database's to close.
+      // Bounded: with the database silent, closing the pool would wait for statements that never end.
       const close = db.url !== undefined;
-      await boss.stop({ graceful: true, wait: true, close, timeout: Math.max(timeoutMs, 1000) });
+      const stopped = boss.stop({ graceful: true, wait: true, close, timeout: Math.max(timeoutMs, 1000) });
+      await Promise.race([stopped.catch(() => {}), sleep(timeoutMs)]);
     },
   };
 }

@@ -112,11 +112,14 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
   if (row?.status !== 'running') return 'done';
   if (row.cancelRequested) return finish(runner, id, 'cancelled');
   if (!row.staged) {
+    // Another process may stage the same file at the same time (a lease that ran out): the first to
+    // finish records it and drops the chunks, so what the other read — perhaps a file cut short by
+    // that — counts for nothing once the import is staged.
     const staged = await stageFile(prisma, id, row.format);
-    if (!staged.ok) return fail(runner, id, staged.problems);
+    if (!staged.ok) return fail(runner, id, staged.problems, { unlessStaged: true });
     await prisma.$transaction([
-      prisma.import.update({
-        where: { id },
+      prisma.import.updateMany({
+        where: { id, staged: false },
         data: { staged: true, rowsTotal: staged.rows, itemsTotal: staged.items, columns: staged.columns },
       }),
       prisma.importChunk.deleteMany({ where: { importId: id } }),
@@ -139,7 +142,7 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
 /** The columns of an import a batch reads, under the names of Prisma's `Import`. */
 const IMPORT_COLUMNS = `id, status::text AS status, format::text AS format, mode::text AS mode, dry_run AS "dryRun", atomic,
   columns, rows_total AS "rowsTotal", items_total AS "itemsTotal", failed_count AS "failedCount",
-  error_count AS "errorCount", cursor, checked, cancel_requested AS "cancelRequested",
+  error_count AS "errorCount", cursor, checked, staged, cancel_requested AS "cancelRequested",
   actor_type AS "actorType", actor_id AS "actorId", actor_name AS "actorName", ip`;
 
 type ImportState = Pick<
@@ -157,6 +160,7 @@ type ImportState = Pick<
   | 'errorCount'
   | 'cursor'
   | 'checked'
+  | 'staged'
   | 'cancelRequested'
   | 'actorType'
   | 'actorId'
@@ -294,11 +298,19 @@ async function finish(runner: ImportRunner, id: number, status: 'cancelled'): Pr
   return 'done';
 }
 
-/** Fails a running import with the problems that stop it (a bad file; an atomic import's failure). */
-async function fail(runner: ImportRunner, id: number, problems: FileProblem[]): Promise<Step> {
+/**
+ * Fails a running import with the problems that stop it (a bad file; an atomic import's failure).
+ * `unlessStaged`: a file's problems, which count only while no other process has staged the file.
+ */
+async function fail(
+  runner: ImportRunner,
+  id: number,
+  problems: FileProblem[],
+  { unlessStaged = false } = {},
+): Promise<Step> {
   await inSql(runner, async (sql) => {
     const row = await lockImport(sql, id);
-    if (row?.status !== 'running') return;
+    if (row?.status !== 'running' || (unlessStaged && row.staged)) return;
     const listed = problems
       .slice(0, MAX_LISTED_ERRORS)
       .map((p) => ({ ...p, handle: (p as { handle?: string }).handle ?? null }));
