@@ -9,6 +9,7 @@ const DATABASE_AGNOSTIC = [
   'test/architecture.test.ts',
   'test/browser/**',
   'test/config/**',
+  'test/console/**',
   'test/graphql/**',
   'test/auth/concurrency-limit.test.ts',
   'test/auth/password-cost.test.ts',
@@ -20,6 +21,7 @@ const DATABASE_AGNOSTIC = [
   'test/hardening/production-edges.test.ts',
   'test/hardening/representations.test.ts',
   'test/hostile/http-framing.test.ts',
+  'test/http/console.test.ts',
   'test/http/docs.test.ts',
   'test/http/front-page.test.ts',
   'test/observability/compression.test.ts',
@@ -33,6 +35,7 @@ const DATABASE_AGNOSTIC = [
 // so a difference between the build and the source cannot hide; PostgreSQL runs them from the source.
 const BUNDLE = [
   'test/hostile/**/*.test.ts',
+  'test/http/console.test.ts',
   'test/http/errors.test.ts',
   'test/hardening/hostile-strings.test.ts',
   'test/hardening/http-edges.test.ts',

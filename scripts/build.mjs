@@ -4,9 +4,11 @@
 // which measured ~2 s less start-up and ~50 MB less memory than `node --import tsx`; and Node's module
 // loader resolves, reads and compiles a few files instead of ~700 (importing the app: 1.1 s → 0.66 s).
 // Runs after install and before every `npm start` and `npm run cli` (about half a second), so dist/
-// never goes stale.
+// never goes stale. The admin console (dist/console) is built after it, when its inputs changed
+// (scripts/build-console.mjs).
 import { readdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { buildConsole } from './build-console.mjs';
 
 const outdir = new URL('../dist/', import.meta.url).pathname;
 const result = await build({
@@ -83,6 +85,9 @@ function assertOneGraphql(inputs) {
 }
 assertOneGraphql(Object.keys(result.metafile.inputs));
 
-// Chunk names carry a content hash, so each build adds files; what this build did not write is stale.
+// Chunk names carry a content hash, so each build adds files; what this build did not write is stale
+// (the console's folder is its own build's).
 const written = new Set(Object.keys(result.metafile.outputs).map((path) => path.split('/').pop()));
-for (const file of readdirSync(outdir)) if (!written.has(file)) rmSync(outdir + file);
+for (const file of readdirSync(outdir)) if (!written.has(file) && file !== 'console') rmSync(outdir + file);
+
+await buildConsole();

@@ -14,6 +14,7 @@ import { createGraphQLServer, GRAPHQL_ENDPOINT } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
 import { setSecurityHeaders } from './http/answer-rules.ts';
 import { compressLargeAnswers } from './http/compression.ts';
+import { consoleRoutes } from './http/console.ts';
 import { createCors } from './http/cors.ts';
 import { docsRoutes } from './http/docs.ts';
 import { faviconRoutes } from './http/favicon.ts';
@@ -24,7 +25,7 @@ import { healthRoutes } from './http/health.ts';
 import { jsonBody } from './http/json-body.ts';
 import { sendProblem } from './http/problem.ts';
 import { cappedIp, contextOf, requestContextMiddleware } from './http/request-scope.ts';
-import { htmlPagePolicy } from './http/security-headers.ts';
+import { consolePagePolicy, htmlPagePolicy } from './http/security-headers.ts';
 import { undecodablePathAsLiteral } from './http/undecodable-path.ts';
 import type { Logger } from './logger.ts';
 import { metricsRoute } from './observability/metrics-endpoint.ts';
@@ -196,6 +197,17 @@ export function buildApp(deps: AppDeps): AppHandler {
       pathRoutes.map((r) => r.method),
     );
   }
+
+  // The admin console (§15): /admin and every path under it but /admin/api/*, which stays the API's
+  // (an unknown one is the 404 below).
+  const consoleMethods = ['GET', 'HEAD'];
+  app.use(
+    consoleRoutes({
+      pagePolicy: consolePagePolicy,
+      options: cors.options(consoleMethods),
+      otherMethod: methodNotAllowed(consoleMethods),
+    }),
+  );
 
   app.use((req, _res, next) => next(new AppError('NOT_FOUND', `No route ${req.method} ${req.path}.`)));
   // Errors of the HTTP layer itself (GraphQL's are masked and logged in the pipeline, graphql/yoga.ts).
