@@ -44,6 +44,6 @@ export default defineConfig({
   },
   server: {
     // `npm run console:dev`: the console on Vite's dev server, the API from `npm start`.
-    proxy: { '/graphql': 'http://localhost:3000' },
+    proxy: { '/graphql': 'http://localhost:3000', '/favicon.ico': 'http://localhost:3000' },
   },
 });

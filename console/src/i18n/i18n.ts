@@ -3,13 +3,19 @@
  * localStorage. Only the active catalogue is loaded (each .po file is its own chunk, compiled by
  * @lingui/vite-plugin at build time).
  */
-import { i18n } from '@lingui/core';
+import { i18n, type Messages } from '@lingui/core';
 
 export const LOCALES = ['en', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** Each language in its own words, as a language menu shows them. */
 export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', 'zh-CN': '中文' };
+
+/** Each catalogue a chunk of its own, loaded when its language is chosen. */
+const CATALOGUES: Record<Locale, () => Promise<{ messages: Messages }>> = {
+  en: () => import('./en.po'),
+  'zh-CN': () => import('./zh-CN.po'),
+};
 
 const KEY = 'shop-admin.locale';
 
@@ -32,7 +38,7 @@ export function initialLocale(): Locale {
 }
 
 export async function activate(locale: Locale): Promise<void> {
-  const { messages } = await import(`./${locale}.po`);
+  const { messages } = await CATALOGUES[locale]();
   i18n.loadAndActivate({ locale, messages });
   document.documentElement.lang = locale;
 }
