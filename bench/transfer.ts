@@ -28,6 +28,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
 import { applyMigrations, readMigrations } from '../src/db/migrate.ts';
+import { csvHeader } from '../src/transfer/item-file.ts';
 import { CJK, LATIN, maintenanceUrl } from './data.ts';
 import { type Figures, measurePaced, measureUntil, type Pace } from './load.ts';
 import { rng } from './random.ts';
@@ -68,23 +69,8 @@ const cjk = (n: number) => CJK[n % CJK.length]!;
 const cell = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
 const money = (cents: number) => (cents / 100).toFixed(2);
 
-export const FILE_COLUMNS = [
-  'handle',
-  'name',
-  'description',
-  'category',
-  'status',
-  'publish_at',
-  'unpublish_at',
-  'price',
-  'stock',
-  'images',
-  'sku_code',
-  'sku_price',
-  'sku_stock',
-  'spec:color',
-  'spec:size',
-];
+/** The columns of the service's item files (src/transfer/item-file.ts), with the bench's two spec names. */
+export const FILE_COLUMNS = csvHeader(['color', 'size']);
 
 /**
  * Item i's rows, as the bench catalogue fills it (bench/data.ts catalogueSql: the same name, shelf,
