@@ -55,7 +55,9 @@ describe.skipIf(!redisAvailable)('login limits shared through Redis', () => {
     const keys = await redis.keys('shop:login:*');
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.some((k) => k.includes(username) || k.includes(username.split('@')[0]!))).toBe(false);
-    for (const k of keys) expect(await redis.pttl(k)).toBeGreaterThan(0);
+    // Every counter expires (-1 would be a key without a TTL). The Redis is shared with the other
+    // project's run of this file: a key listed may expire before it is asked about (-2, gone).
+    for (const k of keys) expect(await redis.pttl(k)).not.toBe(-1);
   });
 });
 
