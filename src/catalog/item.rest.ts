@@ -1,10 +1,10 @@
 /** REST routes of contract §4.1, §4.2, §4.4: each row runs an item operation with snake_case aliases. */
+
 import { type FieldNode, Kind } from 'graphql';
-import { notFound } from '../errors/app-error.ts';
+import { pathIdOf } from '../rest/path-id.ts';
 import type { Renderer, RestRequest, RestRoute } from '../rest/route.ts';
 import { specFiltersFromQuery } from '../search/spec-filter.ts';
 import { pageOf } from '../validation/paging.ts';
-import { INT32_MAX } from '../validation/rules.ts';
 import { itemSelectionJson } from './catalog-json.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
 import type { ListItemsInput } from './item.schema.ts';
@@ -91,12 +91,7 @@ function renderItem(selection: FieldNode): Renderer {
 }
 
 /** A path id; anything that cannot be an item id is simply not found (contract §4.2). */
-export function itemIdOf(req: RestRequest): { id: number } {
-  const raw = req.params.id ?? '';
-  const id = Number(raw);
-  if (!/^[1-9]\d{0,9}$/.test(raw) || id > INT32_MAX) throw notFound('item');
-  return { id };
-}
+export const itemIdOf = (req: RestRequest): { id: number } => ({ id: pathIdOf(req.params.id, 'item') });
 
 /**
  * A list route's operation: `field` (`items`, `adminItems`) with every argument of the list (§4.1,

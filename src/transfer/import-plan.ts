@@ -8,7 +8,6 @@
 import { createItemInput } from '../catalog/item.schema.ts';
 import { fieldPath } from '../validation/field-errors.ts';
 import {
-  type FileItem,
   type FileProblem,
   itemFromCsvRows,
   itemFromJsonLine,
@@ -107,7 +106,9 @@ export function planItem(
       problems: [{ row: first.rowNo, field: 'handle', message: 'no item has this handle (mode update)' }],
     };
   }
-  const fields = { ...fieldsOf(stored), ...present(item) };
+  // The file's fields over the stored ones: a key the file has counts even when its value is undefined
+  // (an empty price cell: required, reported below), one it lacks keeps the stored value.
+  const fields: Record<string, unknown> = { ...fieldsOf(stored), ...item };
   // An empty status cell sets the default, which for an import is `draft` (createItemInput's is `active`).
   fields.status ??= 'draft';
   const path = fields.category as string[] | null | undefined;
@@ -160,10 +161,6 @@ export function planItem(
     ? { outcome: 'unchanged', existing: stored }
     : { outcome: 'updated', desired, existing: stored };
 }
-
-/** The fields an item file gives (keys it has), whatever their values. */
-const present = (item: FileItem): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(item).filter(([key]) => Object.hasOwn(item, key)));
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const specKey = (specs: Record<string, string>) =>

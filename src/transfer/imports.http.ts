@@ -2,9 +2,11 @@
  * `GET /admin/api/imports/{id}/errors.csv` (contract §13.2): every failed row of an import with its
  * original columns and `error`, streamed as CSV (csv-stringify) from the import's failures.
  */
+
 import { stringify } from 'csv-stringify';
 import { type Request, type Response, Router } from 'express';
 import { notFound } from '../errors/app-error.ts';
+import { pathIdOf } from '../rest/path-id.ts';
 import type { ContextFor } from '../rest/run.ts';
 import { errorRows, readImport } from './imports.service.ts';
 
@@ -14,8 +16,8 @@ export function importErrorsRoutes(contextFor: ContextFor): Router {
     res.set('Cache-Control', 'no-store');
     const ctx = contextFor(req, res, false);
     await ctx.auth.permit('catalogRead');
-    const id = Number(req.params.id);
-    const row = /^[1-9]\d{0,9}$/.test(String(req.params.id)) ? await readImport(ctx, id) : null;
+    const id = pathIdOf(String(req.params.id), 'import');
+    const row = await readImport(ctx, id);
     if (!row) throw notFound('import');
     res.set('Content-Type', 'text/csv; charset=utf-8');
     res.set('Content-Disposition', `attachment; filename="import-${id}-errors.csv"`);

@@ -3,9 +3,9 @@
  * one — each the GraphQL operation of the same name with REST names. (The errors file is CSV, not
  * JSON: imports.http.ts.)
  */
-import { notFound } from '../errors/app-error.ts';
+
+import { pathIdOf } from '../rest/path-id.ts';
 import type { RestRequest, RestRoute } from '../rest/route.ts';
-import { INT32_MAX } from '../validation/rules.ts';
 
 /** The Import with REST names. */
 export const REST_IMPORT_FIELDS = /* GraphQL */ `
@@ -15,12 +15,7 @@ export const REST_IMPORT_FIELDS = /* GraphQL */ `
   errors_csv_url: errorsCsvUrl created_at: createdAt started_at: startedAt finished_at: finishedAt
   actor { type id name }`;
 
-const importIdOf = (req: RestRequest): { id: number } => {
-  const raw = req.params.id ?? '';
-  const id = Number(raw);
-  if (!/^[1-9]\d{0,9}$/.test(raw) || id > INT32_MAX) throw notFound('import');
-  return { id };
-};
+const importIdOf = (req: RestRequest): { id: number } => ({ id: pathIdOf(req.params.id, 'import') });
 
 const IMPORT_ID = { description: "An import's `id`.", schema: { type: 'integer', minimum: 1 } };
 

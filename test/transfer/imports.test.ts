@@ -466,6 +466,14 @@ describe('the import doors (contract §13.2)', () => {
     expect(list.body.imports[0].id).toBe(res.body.id);
     expect(list.body.total).toBeGreaterThan(1);
     expectProblem(await app.request('/admin/api/imports/999999', { token: owner }), 404, 'NOT_FOUND');
+    // An id no int column holds names no import: 404, never a statement with it.
+    for (const path of [
+      '/admin/api/imports/9999999999',
+      '/admin/api/imports/9999999999/errors.csv',
+      '/admin/api/imports/x/errors.csv',
+    ]) {
+      expectProblem(await app.request(path, { token: owner }), 404, 'NOT_FOUND');
+    }
   });
 
   it('when the caller may not write the catalogue, sends no token, the wrong type or too many bytes, then 403, 401, 415 or 413 and no import', async () => {
