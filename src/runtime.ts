@@ -7,6 +7,7 @@ import type { Config } from './config/config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { databaseTarget } from './db/database-target.ts';
 import { waitForDatabase } from './db/wait-for-database.ts';
+import { runWebhooks, type Webhooks } from './events/webhooks-runner.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { memoBy } from './memo.ts';
 import { histogramSeries } from './observability/metric-series.ts';
@@ -70,8 +71,10 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
     if (opts.prepare === 'migrations') await migrateDatabase(db, config);
     const services = await buildServices(config, log, db, metrics);
     // Serving processes (and the tests' in-process service) run the background jobs; the CLI runs its own.
+    let webhooks: Webhooks | undefined;
     if (opts.role === 'server' || opts.role === 'test') {
       await workImports(importRunner(db, services, log));
+      webhooks = await runWebhooks(db, services, config, log);
     }
     return {
       config,
@@ -81,6 +84,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
       metrics,
       bootstrap,
       close: async () => {
+        await webhooks?.stop();
         await services.close();
         await db.close();
       },

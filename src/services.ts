@@ -42,8 +42,13 @@ export interface Services {
   readonly metrics: Metrics;
   /** Bounds the facet counts and spec-filtered lists each client runs at once (search/search-slots.ts). */
   readonly searchSlots: SearchSlots;
-  /** Background work kept in the database (imports): jobs/job-queue.ts. */
+  /** Background work kept in the database (imports, webhook deliveries): jobs/job-queue.ts. */
   readonly jobs: JobQueue;
+  /**
+   * Calls `listener` at every catalogue change this instance hears (its own writes and every other
+   * instance's): the webhook dispatch wakes on it (events/event-dispatch.ts).
+   */
+  onCatalogChange(listener: () => void): void;
   /** Releases what the services hold (connections, timers). */
   close(): Promise<void>;
 }
@@ -77,9 +82,11 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
   const schedule = watchVisibilitySchedule(db.sql, () => catalogCache.invalidate(), log);
   // Every instance hears every catalogue change (a trigger notifies, also for writes from elsewhere);
   // a change of items (the payload names the table) may move the next schedule time.
+  const catalogListeners: Array<() => void> = [];
   const stopListening = await db.listen(CATALOG_CHANNEL, {
     onNotify: (payload) => {
       catalogCache.invalidate();
+      for (const listener of catalogListeners) listener();
       if (MAY_MOVE_SCHEDULE.has(payload)) schedule.refresh();
     },
     onHealth: (listening) => {
@@ -105,6 +112,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     metrics,
     searchSlots: createSearchSlots(config.searchConcurrencyPerClient),
     jobs,
+    onCatalogChange: (listener) => void catalogListeners.push(listener),
     close: async () => {
       // A running job hands on the rest of its work after its current step (a batch).
       await jobs.stop(JOB_STOP_GRACE_MS);

@@ -5,6 +5,7 @@
  * write cannot forget its entry. Refused writes throw before commit and leave no entry.
  */
 import { actorLabel } from '../auth/request-auth.ts';
+import { appendEvents, type PendingEvent } from '../events/event-log.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import { type AuditRecord, auditRow } from './audit-log.ts';
@@ -13,6 +14,9 @@ export type Tx = Prisma.TransactionClient;
 
 /** Records one audit entry of the running write. */
 export type Audit = (record: AuditRecord) => void;
+
+/** Records one event of the running write (contract §14.1), appended as its transaction's last statement. */
+export type Emit = (event: PendingEvent) => void;
 
 /** Runs `write` in a transaction of its own. */
 export const inTransaction =
@@ -27,16 +31,25 @@ export const inTransaction =
  */
 export async function adminWrite<T>(
   ctx: RequestContext,
-  write: (tx: Tx, audit: Audit) => Promise<T>,
+  write: (tx: Tx, audit: Audit, emit: Emit) => Promise<T>,
   transaction: (write: (tx: Tx) => Promise<T>) => Promise<T> = inTransaction<T>(ctx),
 ): Promise<T> {
   const actor = await ctx.auth.actor();
   const records: AuditRecord[] = [];
+  const events: PendingEvent[] = [];
   const result = await transaction(async (tx) => {
-    records.length = 0; // a transaction retried from the start records afresh
-    const written = await write(tx, (record) => records.push(record));
+    // A transaction retried from the start records afresh.
+    records.length = 0;
+    events.length = 0;
+    const written = await write(
+      tx,
+      (record) => records.push(record),
+      (event) => events.push(event),
+    );
     if (records.length === 0) throw new Error('An admin write recorded no audit entry (audit/admin-write.ts).');
     await tx.auditEntry.createMany({ data: records.map((record) => auditRow(ctx, actor, record)) });
+    // Last: the events' counter lock is held from here to the commit (events/event-log.ts).
+    await appendEvents((text, params) => tx.$executeRawUnsafe(text, ...params), actor, events);
     return written;
   });
   for (const { action, target } of records) {

@@ -6,7 +6,7 @@
 import type { Actor } from '../auth/request-auth.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 
-export type AuditTargetType = 'item' | 'category' | 'customer' | 'admin' | 'api_key' | 'synonym_group';
+export type AuditTargetType = 'item' | 'category' | 'customer' | 'admin' | 'api_key' | 'synonym_group' | 'webhook';
 
 export interface AuditTarget {
   type: AuditTargetType;
@@ -38,6 +38,7 @@ const SECRET_FIELDS = new Set([
   'totpSecret',
   'totpPendingSecret',
   'secret',
+  'previousSecret',
   'secretHash',
   'recoveryCodes',
   'codeHash',

@@ -6,7 +6,10 @@ import { pageSizeCost } from '../validation/paging.ts';
 import { auditLogInput } from './audit.schema.ts';
 import { readAuditLog } from './audit.service.ts';
 
-const AuditActorType = builder.objectRef<AuditEntry>('AuditActor').implement({
+/** Who acted, as the audit log and the event log (§14.1) both name them. */
+export type ActorFields = Pick<AuditEntry, 'actorType' | 'actorId' | 'actorName'>;
+
+export const AuditActorType = builder.objectRef<ActorFields>('AuditActor').implement({
   description: 'Who acted: an admin, an API key, an operator at the CLI, or anonymous (a failed login).',
   fields: (t) => ({
     type: t.string({ description: '`admin`, `api_key`, `cli` or `anonymous`.', resolve: (e) => e.actorType }),

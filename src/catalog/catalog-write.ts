@@ -1,15 +1,16 @@
 /**
  * The one way the catalogue is written. Every item, category and synonym write — create, update,
  * delete — runs here, through the admin-write helper (one transaction with its audit entry, the
- * row's fields before and after, contract §10.2); an item's version grows by one, checked against
- * the one the caller expects (§12.2); the search documents of what it changed are rewritten in that
+ * row's fields before and after, contract §10.2) and its events (§14.1); an item's version grows by
+ * one, checked against the one the caller expects (§12.2); the search documents of what it changed are rewritten in that
  * transaction (§9.1); and before it answers the catalogue's answer cache is
  * emptied on this instance (other instances hear the trigger's notification, §7.6). A new write
  * cannot forget any of it: it has no other way in.
  */
-import { adminWrite, inTransaction, type Tx } from '../audit/admin-write.ts';
+import { adminWrite, type Emit, inTransaction, type Tx } from '../audit/admin-write.ts';
 import { type AuditTargetType, type Changes, changesBetween } from '../audit/audit-log.ts';
 import { notFound, versionConflict } from '../errors/app-error.ts';
+import type { EventType } from '../events/event-log.ts';
 import type { RequestContext } from '../request-context.ts';
 import { indexCategoryTree, indexItems } from '../search/documents.ts';
 
@@ -85,6 +86,45 @@ export async function claimItemVersion(tx: Tx, id: number, expected?: number): P
   throw current ? versionConflict(current.version) : notFound('item');
 }
 
+/** Whether each item is visible now (§12.1: the flag the database keeps by its one rule). */
+async function visibilityOf(tx: Tx, ids: number[]): Promise<Map<number, boolean>> {
+  const rows = await tx.$queryRawUnsafe<Array<{ id: number; visible: boolean }>>(
+    'SELECT id, visible FROM items WHERE id = ANY($1::int[])',
+    ids,
+  );
+  return new Map(rows.map((row) => [row.id, row.visible]));
+}
+
+/** `item.published` / `item.unpublished` for an existing item whose visibility a change flipped (§14.1). */
+function emitVisibility(emit: Emit, id: number, before: boolean | undefined, after: boolean | undefined): void {
+  if (before === undefined || after === undefined || before === after) return;
+  emit({ type: after ? 'item.published' : 'item.unpublished', item: id });
+}
+
+const EVENT_VERB = { create: 'created', update: 'updated', delete: 'deleted' } as const;
+
+/**
+ * The events of one catalogue write: `<target>.<verb>` with the row as it ends (a deleted one: what
+ * named it), and a flip of an updated item's visibility. Synonym groups have none (§14.1).
+ */
+function emitWrite(
+  emit: Emit,
+  target: CatalogTarget,
+  verb: keyof typeof EVENT_VERB,
+  id: number,
+  before: Record<string, unknown> | null,
+): void {
+  if (target === 'synonym_group') return;
+  const type = `${target}.${EVENT_VERB[verb]}` as EventType;
+  if (verb !== 'delete') emit(target === 'item' ? { type, item: id } : { type, category: id });
+  else if (target === 'item') emit({ type, data: { item: { id, handle: before?.handle } } });
+  else
+    emit({
+      type,
+      data: { category: { id, name: before?.name, parent_id: before?.parentId, sort_order: before?.sortOrder } },
+    });
+}
+
 async function reindex(tx: Tx, scope: SearchScope): Promise<void> {
   if ('item' in scope) await indexItems(tx, [scope.item]);
   else await indexCategoryTree(tx, scope.categoryTree);
@@ -104,18 +144,24 @@ export async function catalogWrite<T>(
   const snapshot = SNAPSHOTS[target];
   const result = await adminWrite(
     ctx,
-    async (tx, audit) => {
+    async (tx, audit, emit) => {
+      const verb = spec.action.split('.')[1] as keyof typeof EVENT_VERB | 'save';
       // Item and category writes change postings, whose counts have one writer at a time: the lock
       // comes first, before the rows the postings' foreign key would make another writer wait for.
       if (target !== 'synonym_group') await tx.$executeRawUnsafe('SELECT search_index_lock()');
       // Every later change of an item — its fields, SKUs, images, status — is one version more.
       if (target === 'item' && spec.id !== undefined) await claimItemVersion(tx, spec.id, spec.expectedVersion);
       const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
+      const updatedItem = target === 'item' && verb === 'update' && spec.id !== undefined ? spec.id : undefined;
+      const wasVisible =
+        updatedItem === undefined ? undefined : (await visibilityOf(tx, [updatedItem])).get(updatedItem);
       const written = await write(tx);
       const id = spec.idOf(written);
       if (spec.search) await reindex(tx, spec.search(written));
-      const after = spec.action.endsWith('.delete') ? null : await snapshot(tx, id);
+      const after = verb === 'delete' ? null : await snapshot(tx, id);
       audit({ action: spec.action, target: { type: target, id }, changes: changesBetween(before, after) });
+      if (verb !== 'save') emitWrite(emit, target, verb, id, before);
+      if (updatedItem !== undefined) emitVisibility(emit, id, wasVisible, (await visibilityOf(tx, [id])).get(id));
       return written;
     },
     transaction,
@@ -125,10 +171,12 @@ export async function catalogWrite<T>(
   return result;
 }
 
-/** One item a many-item write changed, and how, for its own audit entry. */
+/** One item a many-item write changed, and how, for its own audit entry and its events. */
 export interface ItemChange {
   id: number;
   changes: Changes;
+  /** Its visibility before the write, when the write may flip it (a status change). */
+  wasVisible?: boolean;
 }
 
 /** Thrown inside a many-item write that changed nothing, so its transaction ends with no entry to write. */
@@ -159,12 +207,17 @@ export async function catalogWriteItems<T>(
   try {
     const result = await adminWrite(
       ctx,
-      async (tx, audit) => {
+      async (tx, audit, emit) => {
         if (searchLock) await tx.$executeRawUnsafe('SELECT search_index_lock()');
         const { result, items } = await write(tx);
         if (items.length === 0) throw new NothingChanged(result);
-        for (const { id, changes } of items) audit({ action, target: { type: 'item', id }, changes });
-        // §14's `item.updated` event of each item goes here, in the same transaction, once the event log exists.
+        const flippable = items.filter((item) => item.wasVisible !== undefined).map((item) => item.id);
+        const visible = flippable.length ? await visibilityOf(tx, flippable) : new Map<number, boolean>();
+        for (const { id, changes, wasVisible } of items) {
+          audit({ action, target: { type: 'item', id }, changes });
+          emit({ type: 'item.updated', item: id });
+          emitVisibility(emit, id, wasVisible, visible.get(id));
+        }
         return result;
       },
       transaction,

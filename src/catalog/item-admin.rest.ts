@@ -1,8 +1,9 @@
 /** REST routes of contract §12.2: the admin's item list, item, change and delete, each a GraphQL operation. */
 import type { RestRoute } from '../rest/route.ts';
 import { specFiltersFromQuery } from '../search/spec-filter.ts';
-import { FACETS_PARAMETER, itemIdOf, itemListDocument, REST_ITEM_FIELDS, SPEC_PARAMETER } from './item.rest.ts';
+import { FACETS_PARAMETER, itemIdOf, itemListDocument, SPEC_PARAMETER } from './item.rest.ts';
 import { ITEM_STATUSES } from './item.schema.ts';
+import { REST_ITEM_FIELDS } from './item-rest-fields.ts';
 import { expectedVersionOf, IF_MATCH_HEADER, VERSION_TAG_HEADER, versionTag } from './item-version-tag.ts';
 
 /** `status`: repeatable, REST's spelling of the list argument. */

@@ -26,8 +26,8 @@ export async function setItemsStatus(ctx: RequestContext, ids: number[], status:
     'item.status',
     async (tx) => {
       // Locked in id order, as a stock adjustment locks them: the two never wait for each other in two orders.
-      const items = await tx.$queryRawUnsafe<Array<{ id: number; status: ItemStatus }>>(
-        'SELECT id, status FROM items WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE',
+      const items = await tx.$queryRawUnsafe<Array<{ id: number; status: ItemStatus; visible: boolean }>>(
+        'SELECT id, status, visible FROM items WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE',
         ids,
       );
       if (items.length < ids.length) {
@@ -44,7 +44,7 @@ export async function setItemsStatus(ctx: RequestContext, ids: number[], status:
       }
       return {
         result: changing.length,
-        items: changing.map((i) => ({ id: i.id, changes: { status: [i.status, status] } })),
+        items: changing.map((i) => ({ id: i.id, changes: { status: [i.status, status] }, wasVisible: i.visible })),
       };
     },
     { searchLock: true },

@@ -9,15 +9,8 @@ import { itemSelectionJson } from './catalog-json.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.ts';
 import type { ListItemsInput } from './item.schema.ts';
 import { readItemJson, readItemPage } from './item.service.ts';
+import { REST_ITEM_FIELDS } from './item-rest-fields.ts';
 import { VERSION_TAG_HEADER, versionTag } from './item-version-tag.ts';
-
-/** The Item shape of contract §4, as a selection with REST names. */
-export const REST_ITEM_FIELDS = /* GraphQL */ `
-  id name description category_id: categoryId category { id name } price stock
-  skus { id sku_code: skuCode specs price stock }
-  images { id url sort_order: sortOrder }
-  status publish_at: publishAt unpublish_at: unpublishAt handle version
-  created_at: createdAt updated_at: updatedAt`;
 
 /** The facets of contract §9.2 with REST names. */
 const REST_FACET_FIELDS = /* GraphQL */ `

@@ -5,10 +5,12 @@
  * looked up again after every catalogue change notification and after each boundary) and keeps one
  * timer for it. When it fires, the process asks the database to flip the flags of the items whose time
  * has come (`item_visibility_flip()`: one conditional UPDATE — run by every process, it changes the rows
- * once) and empties its own cache; the UPDATE's catalogue trigger notifies every instance, which empty
+ * once, and appends their `item.published` / `item.unpublished` events in its transaction, §14.1)
+ * and empties its own cache; the UPDATE's catalogue trigger notifies every instance, which empty
  * theirs. The rule and the flags: prisma/migrations/20261203000000_item_visibility, search/visibility.ts.
  */
 import type { SqlDriver } from '../db/database.ts';
+import { appendEvents } from '../events/event-log.ts';
 import type { Logger } from '../logger.ts';
 
 /** The longest wait armed at once (setTimeout holds at most ~24.8 days); a longer one is re-armed. */
@@ -28,7 +30,7 @@ export interface VisibilitySchedule {
  * each boundary's flip (the process's cache is emptied there, before any notification arrives).
  */
 export function watchVisibilitySchedule(
-  sql: Pick<SqlDriver, 'query'>,
+  sql: Pick<SqlDriver, 'query' | 'transaction'>,
   onBoundary: () => void,
   log: Logger,
 ): VisibilitySchedule {
@@ -59,9 +61,16 @@ export function watchVisibilitySchedule(
     let wait = await untilDue();
     if (stopped) return;
     if (wait !== null && wait <= 0) {
-      const [row] = await sql.query<{ flipped: number }>('SELECT item_visibility_flip() AS flipped');
+      const flipped = await sql.transaction(async (query) => {
+        const rows = await query<{ id: number; visible: boolean }>('SELECT id, visible FROM item_visibility_flip()');
+        const events = rows.map(
+          (row) => ({ type: row.visible ? 'item.published' : 'item.unpublished', item: row.id }) as const,
+        );
+        await appendEvents(query, null, events);
+        return rows.length;
+      });
       onBoundary();
-      if (row?.flipped) log.info({ items: row.flipped }, 'a schedule passed: items shown or hidden');
+      if (flipped) log.info({ items: flipped }, 'a schedule passed: items shown or hidden');
       wait = await untilDue();
       // Still overdue (another process's flip not yet committed): look again shortly, not in a loop.
       if (wait !== null && wait <= 0) wait = RETRY_MS;

@@ -168,6 +168,9 @@ const envSchema = z.object({
   IMPORT_MAX_BYTES: bytes(200 * 1024 * 1024),
   JOB_LEASE_SECONDS: seconds(30),
   JOB_MAINTENANCE_SECONDS: seconds(5),
+  EVENT_RETENTION_DAYS: count(30),
+  WEBHOOK_ALLOW_HTTP: bool.optional(),
+  WEBHOOK_ALLOW_PRIVATE: bool.optional(),
   CORS_ORIGINS: corsOrigins,
   WX_LOGIN_IP_PER_MINUTE: count(30),
   REGISTER_IP_PER_HOUR: count(20),
@@ -308,6 +311,16 @@ function buildConfig(env: Env, terminal: boolean) {
       leaseSeconds: env.JOB_LEASE_SECONDS,
       /** How often expired leases are looked for (by one process of the deployment at a time). */
       maintenanceSeconds: env.JOB_MAINTENANCE_SECONDS,
+    },
+    events: {
+      /** How long the event log keeps an event (contract §14.1), and with it the deliveries' attempts. */
+      retentionDays: env.EVENT_RETENTION_DAYS,
+    },
+    webhooks: {
+      /** `http://` webhook URLs too (development: a receiver on the same machine without TLS). */
+      allowHttp: env.WEBHOOK_ALLOW_HTTP ?? false,
+      /** Receivers on loopback, private, link-local and multicast addresses (development, tests). */
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE ?? false,
     },
     /** Origins whose pages may call the API; `['*']` admits every origin. */
     corsOrigins: env.CORS_ORIGINS ?? (production ? [] : ['*']),

@@ -16,5 +16,7 @@ import '../accounts/sessions.graphql.ts';
 import '../accounts/api-keys.graphql.ts';
 import '../audit/audit.graphql.ts';
 import '../transfer/imports.graphql.ts';
+import '../events/events.graphql.ts';
+import '../events/webhooks.graphql.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { Config } from '../config/config.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, SqlQuery } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 
 export interface JobQueue {
@@ -20,10 +20,27 @@ export interface JobQueue {
    */
   send(queue: string, data: object, options?: { key?: string }): Promise<void>;
   /**
-   * Has this process take jobs of `queue`, one at a time: `handler` throwing, or the process dying,
-   * leaves the job to be tried again (by any process) once its lease ends.
+   * Queues jobs as part of the caller's transaction (`query` runs in it): they exist exactly when it
+   * commits. `startAfter`: not before then; `leaseSeconds` (default JOB_LEASE_SECONDS): how long one
+   * run may take before it is taken for dead. Call `wake(queue)` after the commit to look at once.
    */
-  work(queue: string, handler: (data: Record<string, unknown>) => Promise<void>): Promise<void>;
+  sendWithin(
+    query: SqlQuery,
+    queue: string,
+    jobs: Array<{ data: object; startAfter?: Date }>,
+    options?: { leaseSeconds?: number },
+  ): Promise<void>;
+  /** Has this process look for jobs of `queue` now (ones its own committed transaction queued). */
+  wake(queue: string): void;
+  /**
+   * Has this process take jobs of `queue`, `workers` at a time (default one): `handler` throwing, or
+   * the process dying, leaves the job to be tried again (by any process) once its lease ends.
+   */
+  work(
+    queue: string,
+    handler: (data: Record<string, unknown>, id: string) => Promise<void>,
+    options?: { workers?: number },
+  ): Promise<void>;
   /** True once stop() was called: a running job should hand on the rest of its work. */
   stopping(): boolean;
   /** Takes no more jobs and waits (up to `timeoutMs`) for the running one to return. */
@@ -59,7 +76,10 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
   } as PgBoss.ConstructorOptions);
   boss.on('error', (err: Error) => log.warn({ err }, 'job queue: maintenance failed (tried again at its next turn)'));
   await boss.start();
-  const workers = new Map<string, string>();
+  const workers = new Map<string, string[]>();
+  const wake = (queue: string) => {
+    for (const worker of workers.get(queue) ?? []) boss.notifyWorker(worker);
+  };
   let stopping = false;
   return {
     async send(queue, data, options) {
@@ -67,18 +87,36 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
         expireInSeconds: config.jobs.leaseSeconds,
         ...(options?.key ? { singletonKey: options.key } : {}),
       });
-      const worker = workers.get(queue);
-      if (worker) boss.notifyWorker(worker);
+      wake(queue);
     },
-    async work(queue, handler) {
-      const id = await boss.work<Record<string, unknown>>(
-        queue,
-        { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS },
-        async ([job]) => {
-          if (job) await handler(job.data);
-        },
+    async sendWithin(query, queue, jobs, options) {
+      if (jobs.length === 0) return;
+      const db = { executeSql: async (text: string, values: unknown[]) => ({ rows: await query(text, values) }) };
+      await boss.insert(
+        jobs.map(({ data, startAfter }) => ({
+          name: queue,
+          data,
+          expireInSeconds: options?.leaseSeconds ?? config.jobs.leaseSeconds,
+          ...(startAfter ? { startAfter } : {}),
+        })),
+        { db },
       );
-      workers.set(queue, id);
+    },
+    wake,
+    async work(queue, handler, options) {
+      const ids: string[] = [];
+      for (let n = 0; n < (options?.workers ?? 1); n++) {
+        ids.push(
+          await boss.work<Record<string, unknown>>(
+            queue,
+            { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS },
+            async ([job]) => {
+              if (job) await handler(job.data, job.id);
+            },
+          ),
+        );
+      }
+      workers.set(queue, ids);
     },
     stopping: () => stopping,
     async stop(timeoutMs) {

@@ -5,6 +5,7 @@ import { categoryRoutes } from '../catalog/category.rest.ts';
 import { itemRoutes } from '../catalog/item.rest.ts';
 import { itemAdminRoutes } from '../catalog/item-admin.rest.ts';
 import { stockRoutes } from '../catalog/stock.rest.ts';
+import { eventRoutes } from '../events/events.rest.ts';
 import { suggestionRoutes } from '../search/suggestions.rest.ts';
 import { importRoutes } from '../transfer/imports.rest.ts';
 import type { RestRoute } from './route.ts';
@@ -15,6 +16,7 @@ export const restRoutes: RestRoute[] = [
   ...itemAdminRoutes,
   ...categoryRoutes,
   ...importRoutes,
+  ...eventRoutes,
   ...suggestionRoutes,
   ...loginRoutes,
   ...accountRoutes,

@@ -58,6 +58,8 @@ function expectedType(f: DmmfField): string {
       return `timestamp(${args[0] ?? 6}) with time zone`;
     case 'JsonB':
       return 'jsonb';
+    case 'Json':
+      return 'json';
     case 'Uuid':
       return 'uuid';
     case 'SmallInt':

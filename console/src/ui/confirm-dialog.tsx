@@ -2,7 +2,8 @@
  * A confirmation before something that cannot be undone (bulk delete, revoke a key, delete a
  * category): the native `<dialog>` opened with `showModal()`, so the browser moves focus in, keeps it
  * there, closes on Esc and returns focus to the control that opened it — no focus-trap code of ours.
- * The safe choice (Cancel) has the initial focus; the destructive one is styled as such.
+ * The safe choice (Cancel) comes first, so `showModal()` gives it the initial focus; the destructive
+ * one is styled as such.
  */
 import { Trans } from '@lingui/react/macro';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
@@ -54,7 +55,7 @@ export function ConfirmDialog({
       <h2 id={titleId}>{title}</h2>
       {children && <div id={bodyId}>{children}</div>}
       <div className="button-row">
-        <button type="button" className="button" autoFocus disabled={busy} onClick={onCancel}>
+        <button type="button" className="button" disabled={busy} onClick={onCancel}>
           <Trans>Cancel</Trans>
         </button>
         <button

@@ -1,0 +1,269 @@
+/**
+ * One delivery attempt (contract §14.2), the work of one job of the `webhook-deliveries` queue:
+ *
+ * 1. the attempt is recorded (`pending`) and committed BEFORE the request is sent, so the log counts
+ *    every request a receiver may have seen — also one whose process died before it heard the answer;
+ * 2. `POST url` with the event, signed (webhook-signing.ts), to the address the connection's own lookup
+ *    checked (webhook-destination.ts), redirects not followed, 10 s for the whole answer, 64 KiB read;
+ * 3. its outcome, the next attempt's job (when it failed and the schedule has one more) and the
+ *    webhook's failing streak are written in one transaction.
+ *
+ * A job run again after its process died (its lease ran out) finds its unanswered attempt, marks it
+ * interrupted and makes the next one — same `webhook-id`, the receiver's de-duplication key. One whose
+ * outcome was already written does nothing: each attempt happens once.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { Config } from '../config/config.ts';
+import type { SqlDriver, SqlQuery } from '../db/database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import type { Logger } from '../logger.ts';
+import { checkedLookup, type DestinationRules } from './webhook-destination.ts';
+import { signedHeaders } from './webhook-signing.ts';
+
+export const DELIVERY_QUEUE = 'webhook-deliveries';
+/** A 2xx answer within this is success (contract §14.2). */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** The most of an answer read; the first KiB of it is kept. */
+const READ_BYTES = 64 * 1024;
+const KEPT_BYTES = 1024;
+/** The waits after each failed attempt: ~5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; then `failed`. */
+export const RETRY_DELAYS_S = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+/** ±20 %: receivers that failed together are not retried in one burst. */
+const JITTER = 0.2;
+/** A webhook whose every attempt has failed this long is disabled. */
+export const DISABLE_AFTER_DAYS = 5;
+/** Deliveries made at once by one process (each mostly waits for its receiver). */
+export const DELIVERY_WORKERS = 4;
+
+/** A `webhook.test` event (sendTestEvent): not in the log, carried by its job. */
+export interface TestEvent {
+  id: string;
+  seq: number;
+  type: 'webhook.test';
+  at: string;
+  data: unknown;
+}
+
+/** What a delivery job holds: whom, what, and which try of its schedule (1: the first). */
+export interface DeliveryJob {
+  webhookId: number;
+  eventId: string;
+  try: number;
+  test?: TestEvent;
+}
+
+/** A job's lease: longer than an attempt may take, so a live attempt is never taken for a dead one. */
+export const deliveryLeaseSeconds = (config: Config) =>
+  Math.max(config.jobs.leaseSeconds, ATTEMPT_TIMEOUT_MS / 1000 + 5);
+
+/** Queues deliveries in the caller's transaction. */
+export function queueDeliveries(
+  query: SqlQuery,
+  jobs: JobQueue,
+  config: Config,
+  deliveries: Array<{ job: DeliveryJob; startAfter?: Date }>,
+): Promise<void> {
+  return jobs.sendWithin(
+    query,
+    DELIVERY_QUEUE,
+    deliveries.map(({ job, startAfter }) => ({ data: job, ...(startAfter ? { startAfter } : {}) })),
+    { leaseSeconds: deliveryLeaseSeconds(config) },
+  );
+}
+
+/** The wait before try `next` (2..8), jittered; none after the last. */
+export function retryDelayMs(next: number): number | undefined {
+  const seconds = RETRY_DELAYS_S[next - 2];
+  return seconds === undefined ? undefined : seconds * 1000 * (1 - JITTER + Math.random() * 2 * JITTER);
+}
+
+interface Outcome {
+  ok: boolean;
+  status: number | null;
+  body: string | null;
+  durationMs: number;
+}
+
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 16 };
+const agents = { 'http:': new http.Agent(AGENT_OPTIONS), 'https:': new https.Agent(AGENT_OPTIONS) };
+
+/** Sends one signed request; never throws (a failure is an outcome). */
+function post(url: string, headers: Record<string, string>, body: string, rules: DestinationRules): Promise<Outcome> {
+  const started = performance.now();
+  const target = new URL(url);
+  const transport = target.protocol === 'https:' ? https : http;
+  return new Promise<Outcome>((done) => {
+    const finish = (outcome: Omit<Outcome, 'durationMs'>) =>
+      done({ ...outcome, durationMs: Math.round(performance.now() - started) });
+    const request = transport.request(target, {
+      method: 'POST',
+      agent: agents[target.protocol as keyof typeof agents],
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'shop-webhooks/1',
+      },
+      lookup: checkedLookup(rules) as never,
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+    });
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let read = 0;
+      const settle = () => {
+        const status = response.statusCode ?? null;
+        const text = Buffer.concat(chunks).subarray(0, KEPT_BYTES).toString('utf8');
+        finish({ ok: status !== null && status >= 200 && status < 300, status, body: text });
+      };
+      response.on('data', (chunk: Buffer) => {
+        if (read >= READ_BYTES) return;
+        chunks.push(chunk);
+        read += chunk.length;
+        // Enough read: the rest is not ours to wait for.
+        if (read >= READ_BYTES) {
+          response.destroy();
+          settle();
+        }
+      });
+      response.on('end', settle);
+      response.on('error', (err) =>
+        finish({ ok: false, status: response.statusCode ?? null, body: `answer broken off: ${err.message}` }),
+      );
+    });
+    request.on('error', (err: NodeJS.ErrnoException) => {
+      const why =
+        err.name === 'AbortError' || err.name === 'TimeoutError'
+          ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
+          : err.name === 'RefusedDestination' || err.constructor.name === 'RefusedDestination'
+            ? `refused: ${err.message}`
+            : `not delivered: ${err.code ?? err.message}`;
+      finish({ ok: false, status: null, body: why });
+    });
+    request.end(body);
+  });
+}
+
+interface WebhookRow {
+  url: string;
+  events: string[];
+  disabled: boolean;
+  secret: string;
+  previous: string | null;
+}
+
+interface EventRow {
+  id: string;
+  seq: number;
+  type: string;
+  at: string;
+  data: string;
+}
+
+/** The delivery body: `{ id, seq, type, timestamp, data }`, the event's data as the log wrote it. */
+const bodyOf = (event: EventRow) =>
+  `{"id":${JSON.stringify(event.id)},"seq":${event.seq},"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(event.at)},"data":${event.data}}`;
+
+export interface DeliveryDeps {
+  sql: SqlDriver;
+  jobs: JobQueue;
+  config: Config;
+  log: Logger;
+}
+
+async function eventOf(sql: SqlDriver, job: DeliveryJob): Promise<EventRow | undefined> {
+  if (job.test) return { ...job.test, data: JSON.stringify(job.test.data) };
+  const [event] = await sql.query<EventRow>(
+    `SELECT id, seq, type, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, data::text AS data
+       FROM events WHERE id = $1`,
+    [job.eventId],
+  );
+  return event;
+}
+
+/** Makes the attempt `job` stands for (see the module's comment). */
+export async function deliver(deps: DeliveryDeps, job: DeliveryJob, jobId: string): Promise<void> {
+  const { sql, config, log } = deps;
+  const [made] = await sql.query('SELECT 1 FROM webhook_deliveries WHERE job_id = $1 AND duration_ms IS NOT NULL', [
+    jobId,
+  ]);
+  if (made) return;
+  const [webhook] = await sql.query<WebhookRow>(
+    `SELECT url, events, disabled, secret,
+            CASE WHEN previous_secret_until > now() THEN previous_secret END AS previous
+       FROM webhooks WHERE id = $1`,
+    [job.webhookId],
+  );
+  // Deleted or disabled since: its pending attempts end here. An event past its retention: nothing to send.
+  if (!webhook || webhook.disabled) return;
+  const event = await eventOf(sql, job);
+  if (!event) return;
+
+  const attempt = await sql.transaction(async (query) => {
+    await query(
+      `UPDATE webhook_deliveries SET response_body = 'interrupted: the delivering process stopped', next_attempt_at = now()
+        WHERE job_id = $1 AND duration_ms IS NULL`,
+      [jobId],
+    );
+    const [row] = await query<{ id: number }>(
+      `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, job_id)
+       SELECT $1, $2, COALESCE(max(attempt), 0) + 1, $3 FROM webhook_deliveries WHERE webhook_id = $1 AND event_id = $2
+       RETURNING id`,
+      [job.webhookId, job.eventId, jobId],
+    );
+    return row!.id;
+  });
+
+  const at = new Date();
+  const body = bodyOf(event);
+  const secrets = webhook.previous ? [webhook.secret, webhook.previous] : [webhook.secret];
+  const outcome = await post(webhook.url, signedHeaders(event.id, at, body, secrets), body, config.webhooks);
+
+  const wait = outcome.ok ? undefined : retryDelayMs(job.try + 1);
+  const nextAt = wait === undefined ? null : new Date(Date.now() + wait);
+  await sql.transaction(async (query) => {
+    await query(
+      `UPDATE webhook_deliveries SET status = $2::"WebhookDeliveryStatus", response_status = $3, response_body = $4,
+              duration_ms = $5, next_attempt_at = $6 WHERE id = $1`,
+      [
+        attempt,
+        outcome.ok ? 'succeeded' : nextAt ? 'pending' : 'failed',
+        outcome.status,
+        outcome.body,
+        outcome.durationMs,
+        nextAt,
+      ],
+    );
+    if (nextAt)
+      await queueDeliveries(query, deps.jobs, config, [{ job: { ...job, try: job.try + 1 }, startAfter: nextAt }]);
+    await recordStreak(query, job.webhookId, outcome.ok);
+  });
+  log.debug(
+    { webhook_id: job.webhookId, event_id: job.eventId, status: outcome.status, ok: outcome.ok },
+    'webhook attempt',
+  );
+}
+
+/**
+ * The webhook's failing streak: cleared by a success, started by the first failure after one; a
+ * streak of DISABLE_AFTER_DAYS disables it (audited as the service's own act, with the reason).
+ */
+async function recordStreak(query: SqlQuery, webhookId: number, ok: boolean): Promise<void> {
+  const [streak] = await query<{ disable: boolean }>(
+    `UPDATE webhooks SET failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(failing_since, now()) END
+      WHERE id = $1
+      RETURNING NOT disabled AND failing_since <= now() - make_interval(days => $3) AS disable`,
+    [webhookId, ok, DISABLE_AFTER_DAYS],
+  );
+  if (!streak?.disable) return;
+  const reason = `every delivery failed for ${DISABLE_AFTER_DAYS} days`;
+  await query('UPDATE webhooks SET disabled = true, disabled_reason = $2, updated_at = now() WHERE id = $1', [
+    webhookId,
+    reason,
+  ]);
+  await query(
+    `INSERT INTO audit_log (action, target_type, target_id, actor_type, actor_id, actor_name, changes)
+     VALUES ('webhook.disable', 'webhook', $1, 'system', NULL, 'webhooks', $2::jsonb)`,
+    [webhookId, JSON.stringify({ disabled: [false, true], disabledReason: [null, reason] })],
+  );
+}

@@ -1,0 +1,26 @@
+/**
+ * A serving process's part of webhook delivery (contract §14.2): it dispatches new events to jobs
+ * (one process at a time, event-dispatch.ts) and makes delivery attempts, DELIVERY_WORKERS at once
+ * (any process; each attempt is one job's, webhook-delivery.ts).
+ */
+import type { Config } from '../config/config.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import type { Services } from '../services.ts';
+import { startEventDispatch } from './event-dispatch.ts';
+import { DELIVERY_QUEUE, DELIVERY_WORKERS, type DeliveryJob, deliver } from './webhook-delivery.ts';
+
+export interface Webhooks {
+  /** Stops dispatching (the job queue, closed with the services, stops the attempts). */
+  stop(): Promise<void>;
+}
+
+export async function runWebhooks(db: Database, services: Services, config: Config, log: Logger): Promise<Webhooks> {
+  const deps = { sql: db.sql, jobs: services.jobs, config, log };
+  await services.jobs.work(DELIVERY_QUEUE, (data, id) => deliver(deps, data as unknown as DeliveryJob, id), {
+    workers: DELIVERY_WORKERS,
+  });
+  const dispatch = startEventDispatch(db.sql, services.jobs, config, log);
+  services.onCatalogChange(dispatch.kick);
+  return { stop: () => dispatch.stop() };
+}
