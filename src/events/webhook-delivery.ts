@@ -18,7 +18,7 @@ import type { Config } from '../config/config.ts';
 import type { SqlDriver, SqlQuery } from '../db/database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
-import { checkedLookup, type DestinationRules } from './webhook-destination.ts';
+import { checkedLookup, type DestinationRules, refusedLiteral } from './webhook-destination.ts';
 import { signedHeaders } from './webhook-signing.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
@@ -29,6 +29,8 @@ const READ_BYTES = 64 * 1024;
 const KEPT_BYTES = 1024;
 /** The waits after each failed attempt: ~5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; then `failed`. */
 export const RETRY_DELAYS_S = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+/** A retry due sooner than this wakes this process's workers when it is due. */
+const NEAR_RETRY_MS = 60_000;
 /** ±20 %: receivers that failed together are not retried in one burst. */
 const JITTER = 0.2;
 /** A webhook whose every attempt has failed this long is disabled. */
@@ -96,6 +98,8 @@ function post(url: string, headers: Record<string, string>, body: string, rules:
   return new Promise<Outcome>((done) => {
     const finish = (outcome: Omit<Outcome, 'durationMs'>) =>
       done({ ...outcome, durationMs: Math.round(performance.now() - started) });
+    const literal = refusedLiteral(target, rules);
+    if (literal) return finish({ ok: false, status: null, body: `refused: ${literal.message}` });
     const request = transport.request(target, {
       method: 'POST',
       agent: agents[target.protocol as keyof typeof agents],
@@ -135,7 +139,7 @@ function post(url: string, headers: Record<string, string>, body: string, rules:
       const why =
         err.name === 'AbortError' || err.name === 'TimeoutError'
           ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
-          : err.name === 'RefusedDestination' || err.constructor.name === 'RefusedDestination'
+          : err.name === 'RefusedDestination'
             ? `refused: ${err.message}`
             : `not delivered: ${err.code ?? err.message}`;
       finish({ ok: false, status: null, body: why });
@@ -207,7 +211,8 @@ export async function deliver(deps: DeliveryDeps, job: DeliveryJob, jobId: strin
     );
     const [row] = await query<{ id: number }>(
       `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, job_id)
-       SELECT $1, $2, COALESCE(max(attempt), 0) + 1, $3 FROM webhook_deliveries WHERE webhook_id = $1 AND event_id = $2
+       SELECT $1::int, $2::varchar, COALESCE(max(attempt), 0) + 1, $3::uuid
+         FROM webhook_deliveries WHERE webhook_id = $1::int AND event_id = $2::varchar
        RETURNING id`,
       [job.webhookId, job.eventId, jobId],
     );
@@ -238,6 +243,8 @@ export async function deliver(deps: DeliveryDeps, job: DeliveryJob, jobId: strin
       await queueDeliveries(query, deps.jobs, config, [{ job: { ...job, try: job.try + 1 }, startAfter: nextAt }]);
     await recordStreak(query, job.webhookId, outcome.ok);
   });
+  // A near retry (the first is ~5 s on) is looked for when due, not at the next poll of the queue.
+  if (wait !== undefined && wait < NEAR_RETRY_MS) setTimeout(() => deps.jobs.wake(DELIVERY_QUEUE), wait + 50).unref();
   log.debug(
     { webhook_id: job.webhookId, event_id: job.eventId, status: outcome.status, ok: outcome.ok },
     'webhook attempt',

@@ -40,6 +40,7 @@ export function isPublicAddress(address: string): boolean {
 }
 
 export class RefusedDestination extends Error {
+  override name = 'RefusedDestination';
   constructor(readonly address: string) {
     super(`resolves to a non-public address (${address}); WEBHOOK_ALLOW_PRIVATE=true allows it`);
   }
@@ -70,6 +71,16 @@ export async function hostProblem(url: string, rules: DestinationRules): Promise
   if (rules.allowPrivate) return undefined;
   const refused = addresses.find((a) => !isPublicAddress(a.address));
   return refused ? new RefusedDestination(refused.address).message : undefined;
+}
+
+/**
+ * A host written as an address (`https://127.0.0.1/…`) is connected to without any lookup, so it is
+ * checked here, before the connection: the RefusedDestination, or undefined.
+ */
+export function refusedLiteral(url: URL, rules: DestinationRules): RefusedDestination | undefined {
+  const host = hostOf(url);
+  if (rules.allowPrivate || !isIP(host) || isPublicAddress(host)) return undefined;
+  return new RefusedDestination(host);
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

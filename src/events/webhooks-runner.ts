@@ -17,9 +17,19 @@ export interface Webhooks {
 
 export async function runWebhooks(db: Database, services: Services, config: Config, log: Logger): Promise<Webhooks> {
   const deps = { sql: db.sql, jobs: services.jobs, config, log };
-  await services.jobs.work(DELIVERY_QUEUE, (data, id) => deliver(deps, data as unknown as DeliveryJob, id), {
-    workers: DELIVERY_WORKERS,
-  });
+  await services.jobs.work(
+    DELIVERY_QUEUE,
+    async (data, id) => {
+      try {
+        await deliver(deps, data as unknown as DeliveryJob, id);
+      } catch (err) {
+        // The job is tried again (its attempt, if recorded, is marked interrupted then).
+        log.warn({ err, webhook_id: data.webhookId, event_id: data.eventId }, 'webhook delivery failed; tried again');
+        throw err;
+      }
+    },
+    { workers: DELIVERY_WORKERS },
+  );
   const dispatch = startEventDispatch(db.sql, services.jobs, config, log);
   services.onCatalogChange(dispatch.kick);
   return { stop: () => dispatch.stop() };
