@@ -202,6 +202,34 @@ describe.skipIf(skipBrowserTests())('team, audit log and my account in a browser
     await expect.poll(() => audit.resultLine.innerText()).toBe('1 entry');
     expect(await audit.entries.first().innerText()).toContain(`${TEST_ADMIN.username} (Admin #1)`);
     await screenshot(page, 'console-team-audit-log');
+
+    // Paging: ten entries a page, the total from the same answer, the page in the URL.
+    for (const name of ['Paging A', 'Paging B', 'Paging C']) {
+      const res = await app.graphql(
+        'mutation ($n: String!) { createCategory(input: { name: $n }) { id } }',
+        { n: name },
+        {
+          token: ownerToken,
+        },
+      );
+      expect(res.body.errors, res.text).toBeUndefined();
+    }
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => audit.from.inputValue()).toBe('');
+    await page.getByLabel('Per page').selectOption('10');
+    await audit.expectLoaded();
+    const total = Number((await audit.resultLine.innerText()).match(/^(\d+) entries$/)?.[1]);
+    expect(total).toBeGreaterThan(10);
+    expect(await audit.entries.count()).toBe(10);
+    const pages = Math.ceil(total / 10);
+    await page.getByText(`Page 1 of ${pages}`).waitFor();
+    const firstPage = await audit.read();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText(`Page 2 of ${pages}`).waitFor();
+    await audit.expectLoaded();
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+    expect(await audit.entries.count()).toBe(Math.min(10, total - 10));
+    expect((await audit.read())[0]).not.toEqual(firstPage[0]);
     // The refused demotion answered 400 by design; nothing else may fail.
     expect(watch.failed.filter((f) => !f.endsWith('/graphql: 400'))).toEqual([]);
     expect(watch.errors.filter((e) => !e.includes('400'))).toEqual([]);
@@ -248,6 +276,20 @@ describe.skipIf(skipBrowserTests())('team, audit log and my account in a browser
     await expect.poll(() => account.status('Sessions').innerText()).toBe('Ended 1 session.');
     await expect.poll(async () => (await tableRows(account.sessions)).length).toBe(1);
     expect(await tokenState(second)).toBe('TOKEN_REVOKED');
+
+    // Every other session at once, after a confirmation.
+    const others = [await loginAsAdmin(app, { username: ME.username, password: MY_NEW_PASSWORD })];
+    others.push(await loginAsAdmin(app, { username: ME.username, password: MY_NEW_PASSWORD }));
+    await page.reload();
+    await account.expectLoaded();
+    await expect.poll(async () => (await tableRows(account.sessions)).length).toBe(3);
+    await page.getByRole('button', { name: 'End all other sessions' }).click();
+    const endAll = page.getByRole('dialog', { name: 'End all other sessions?' });
+    await expectAccessible(page, 'ending every other session');
+    await endAll.getByRole('button', { name: 'End 2 other sessions' }).click();
+    await expect.poll(() => account.status('Sessions').innerText()).toBe('Ended 2 sessions.');
+    await expect.poll(async () => (await tableRows(account.sessions)).length).toBe(1);
+    expect(await Promise.all(others.map(tokenState))).toEqual(['TOKEN_REVOKED', 'TOKEN_REVOKED']);
 
     // Two-factor login on, by keyboard alone: the QR code (an image the CSP admits), a code, the recovery codes.
     const enrolment = new EnrolmentPanel(page);

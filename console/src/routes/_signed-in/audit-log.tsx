@@ -17,7 +17,8 @@ import { ACTIONS, ACTOR_TYPE_NAMES, ACTOR_TYPES, TARGET_TYPE_NAMES, TARGET_TYPES
 import { ChangesTable } from './-audit-log/changes-table.tsx';
 import { type AuditEntry, AuditLog, type AuditLogVariables } from './-audit-log.gql.ts';
 
-const LIMITS = [20, 50, 100] as const;
+/** The page sizes offered; the first is the service's default (20). */
+const LIMITS = [20, 10, 50, 100] as const;
 
 type ActorType = (typeof ACTOR_TYPES)[number];
 type TargetType = (typeof TARGET_TYPES)[number];
@@ -105,7 +106,11 @@ function AuditLogScreen() {
 
   return (
     <PageShell title={t`Audit log`}>
-      <AuditFilters search={search} onApply={(filters) => void go({ ...filters, limit: search.limit })} />
+      <AuditFilters
+        search={search}
+        onApply={(filters) => void go({ ...filters, limit: search.limit })}
+        onLimit={(limit) => void go({ ...search, page: undefined, limit: limit === LIMITS[0] ? undefined : limit })}
+      />
 
       <p id={captionId} className="result-line" aria-live="polite">
         {log.isPending ? (
@@ -145,7 +150,7 @@ function AuditLogScreen() {
         </p>
       )}
 
-      {page && (totalPages > 1 || search.limit) && (
+      {page && totalPages > 1 && (
         <nav className="pager" aria-label={t`Pages`}>
           <button
             type="button"
@@ -168,23 +173,6 @@ function AuditLogScreen() {
           >
             <Trans>Next page</Trans>
           </button>
-          <div className="field inline-field">
-            <label htmlFor="audit-limit">{t`Per page`}</label>
-            <select
-              id="audit-limit"
-              value={search.limit ?? LIMITS[0]}
-              onChange={(e) => {
-                const limit = Number(e.target.value);
-                void go({ ...search, page: undefined, limit: limit === LIMITS[0] ? undefined : limit });
-              }}
-            >
-              {LIMITS.map((limit) => (
-                <option key={limit} value={limit}>
-                  {limit}
-                </option>
-              ))}
-            </select>
-          </div>
         </nav>
       )}
     </PageShell>
@@ -194,7 +182,15 @@ function AuditLogScreen() {
 type Filters = Omit<AuditSearch, 'page' | 'limit'>;
 
 /** The filter form: edited freely, applied (to the URL) on submit; Clear shows every entry again. */
-function AuditFilters({ search, onApply }: { search: AuditSearch; onApply: (filters: Filters) => void }) {
+function AuditFilters({
+  search,
+  onApply,
+  onLimit,
+}: {
+  search: AuditSearch;
+  onApply: (filters: Filters) => void;
+  onLimit: (limit: number) => void;
+}) {
   const { t } = useLingui();
   const { _ } = useLinguiRuntime();
   const [form, setForm] = useState<Record<keyof Filters, string>>(() => toForm(search));
@@ -262,6 +258,18 @@ function AuditFilters({ search, onApply }: { search: AuditSearch; onApply: (filt
         <div className="field">
           <label htmlFor="audit-to">{t`To`}</label>
           <input id="audit-to" type="datetime-local" value={form.to} onChange={set('to')} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-limit">{t`Per page`}</label>
+          <select id="audit-limit" value={search.limit ?? LIMITS[0]} onChange={(e) => onLimit(Number(e.target.value))}>
+            {[...LIMITS]
+              .sort((a, b) => a - b)
+              .map((limit) => (
+                <option key={limit} value={limit}>
+                  {limit}
+                </option>
+              ))}
+          </select>
         </div>
         <div className="button-row filter-buttons">
           <button type="submit" className="button primary">
