@@ -8,6 +8,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { ADMIN_ROLES, type AdminRole } from '../../../auth/roles.ts';
+import { adminMeQuery } from '../../../auth/session.gql.ts';
 import { problemsByField } from '../../../gql/errors.ts';
 import { request } from '../../../gql/request.ts';
 import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
@@ -64,6 +65,9 @@ export function AdminsSection({ myId }: { myId: number }) {
       );
       setAction(undefined);
       void refresh();
+      // One's own new role changes what the console offers (the navigation, this screen).
+      if (a.kind === 'role' && a.admin.id === myId)
+        void queryClient.invalidateQueries({ queryKey: adminMeQuery.queryKey });
     },
   });
   const open = (a: Action) => {
