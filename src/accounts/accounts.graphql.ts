@@ -59,6 +59,21 @@ export const AdminType = builder.prismaObject('Admin', {
       authScopes: { adminEnrolling: true },
       description: 'Admin callers only.',
     }),
+    // The console shows enrol or turn off, and leads an admin through enrolment at sign-in (§15). No
+    // scope of their own: adminLogin's answer (no token yet) must carry them, and every other way to
+    // an Admin (adminMe, admins, a key's creator) is already an admin's or an owner's.
+    totpEnabled: t.boolean({
+      select: { totpSecret: true },
+      description: 'Two-factor login is on (contract §10.3).',
+      resolve: (admin) => admin.totpSecret !== null,
+    }),
+    totpEnrollmentRequired: t.boolean({
+      select: { totpSecret: true },
+      description:
+        'This server requires two-factor login (ADMIN_REQUIRE_TOTP) and it is not on yet: until confirmTotp, ' +
+        "the admin's tokens may only read adminMe, enrol (enrollTotp, confirmTotp) and change the password.",
+      resolve: (admin, _args, ctx) => ctx.services.config.adminRequireTotp && admin.totpSecret === null,
+    }),
   }),
 });
 

@@ -38,6 +38,8 @@ describe('the console page', () => {
     expect(directives.get('style-src')).toEqual(["'self'"]);
     expect(directives.get('connect-src')).toEqual(["'self'"]);
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    // Images from this origin and data: URLs only: the two-factor QR code is an <img> of a data: SVG.
+    expect(directives.get('img-src')).toEqual(["'self'", 'data:']);
     expect(policy).not.toContain('unsafe-inline');
     expect(policy).not.toContain('unsafe-eval');
     expect(res.headers.get('x-frame-options')).toBe('DENY');

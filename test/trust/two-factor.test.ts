@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminLogin, expectProblem, gqlCode, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { cliOn } from '../helpers/cli.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, TEST_ADMIN, type TestApp } from '../helpers/test-app.ts';
 import { auditEntries, totpCode } from '../helpers/trust.ts';
 
 const TEST_DB = process.env.TEST_DB;
@@ -71,6 +71,31 @@ describe('enrolment', () => {
     const [entry] = await auditEntries(app, owner, { action: 'admin.totp_enable', targetId: admin.id });
     expect(entry!.changes).toEqual({ totpSecret: [null, '[redacted]'], recoveryCodes: [null, '[redacted]'] });
     expect(JSON.stringify(entry)).not.toContain(enrollTotp.secret);
+  });
+
+  it('when an admin turns two-factor login on and off, then Admin.totpEnabled says so (to them and to an owner); nothing requires it here', async () => {
+    const a = await enrolledAdmin('totp-state');
+    const state = '{ adminMe { totpEnabled totpEnrollmentRequired } }';
+    expect((await app.graphql(state, {}, { token: a.token })).body.data.adminMe).toEqual({
+      totpEnabled: true,
+      totpEnrollmentRequired: false,
+    });
+    const listed = async () =>
+      (await app.graphql('{ admins { username totpEnabled } }', {}, { token: owner })).body.data.admins.find(
+        (x: { username: string }) => x.username === 'totp-state',
+      );
+    expect(await listed()).toEqual({ username: 'totp-state', totpEnabled: true });
+    const off = await app.graphql(
+      'mutation ($code: String!) { disableTotp(code: $code) }',
+      { code: a.recoveryCodes[0] },
+      { token: a.token },
+    );
+    expect(off.body.errors, off.text).toBeUndefined();
+    expect((await app.graphql(state, {}, { token: a.token })).body.data.adminMe).toEqual({
+      totpEnabled: false,
+      totpEnrollmentRequired: false,
+    });
+    expect(await listed()).toEqual({ username: 'totp-state', totpEnabled: false });
   });
 });
 
@@ -235,6 +260,12 @@ describe('ADMIN_REQUIRE_TOTP=true', () => {
     const token = await loginAsAdmin(strict);
     const category = () =>
       strict.graphql('mutation { createCategory(input: { name: "Strict" }) { id } }', {}, { token });
+    // The login's answer says the token is restricted until enrolment (the console's cue, §15).
+    const login = await strict.graphql(
+      'mutation ($u: String!, $p: String!) { adminLogin(username: $u, password: $p) { admin { totpEnabled totpEnrollmentRequired } } }',
+      { u: TEST_ADMIN.username, p: TEST_ADMIN.password },
+    );
+    expect(login.body.data.adminLogin.admin).toEqual({ totpEnabled: false, totpEnrollmentRequired: true });
     const refused = await category();
     expect(gqlCode(refused)).toBe('FORBIDDEN');
     expect(refused.body.errors[0].message).toMatch(/requires two-factor login/);
@@ -243,6 +274,11 @@ describe('ADMIN_REQUIRE_TOTP=true', () => {
     const { enrollTotp } = (await strict.graphql(ENROLL, {}, { token })).body.data;
     await strict.graphql(CONFIRM, { code: await totpCode(enrollTotp.secret) }, { token });
     expect(gqlCode(await category())).toBeUndefined();
+    expect(
+      (await strict.graphql('{ adminMe { totpEnabled totpEnrollmentRequired } }', {}, { token })).body.data,
+    ).toEqual({
+      adminMe: { totpEnabled: true, totpEnrollmentRequired: false },
+    });
   });
 });
 

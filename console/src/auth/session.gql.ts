@@ -9,6 +9,9 @@ export const AdminLogin = graphql(`
     adminLogin(username: $username, password: $password, otp: $otp) {
       accessToken
       expiresIn
+      admin {
+        totpEnrollmentRequired
+      }
     }
   }
 `);
@@ -19,6 +22,8 @@ export const AdminMe = graphql(`
       id
       username
       role
+      totpEnabled
+      totpEnrollmentRequired
     }
   }
 `);

@@ -1,6 +1,7 @@
 /**
- * Every screen behind sign-in: no token → sign-in with `?redirect=` back here; the admin (adminMe)
- * is read once and handed to the screens as route context, so each screen's route can check the role.
+ * Every screen behind sign-in: no token, or two-factor enrolment still owed → sign-in with
+ * `?redirect=` back here; the admin (adminMe) is read once and handed to the screens as route
+ * context, so each screen's route can check the role.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
@@ -21,6 +22,8 @@ export const Route = createFileRoute('/_signed-in')({
     try {
       const { adminMe } = await context.queryClient.ensureQueryData(adminMeQuery);
       if (!adminMe) throw toSignIn();
+      // The service requires two-factor login and this admin has not turned it on: the token may only enrol.
+      if (adminMe.totpEnrollmentRequired) throw toSignIn();
       return { admin: adminMe };
     } catch (error) {
       if (isTokenError(error)) {
