@@ -54,6 +54,7 @@ export function ConfirmDialog({
       <h2 id={titleId}>{title}</h2>
       {children && <div id={bodyId}>{children}</div>}
       <div className="button-row">
+        {/* biome-ignore lint/a11y/noAutofocus: showModal() gives focus to the autofocus control: the safe choice */}
         <button type="button" className="button" autoFocus disabled={busy} onClick={onCancel}>
           <Trans>Cancel</Trans>
         </button>
