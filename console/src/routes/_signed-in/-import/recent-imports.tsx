@@ -76,7 +76,7 @@ export function RecentImportsSection({ onShow, shown }: { onShow: (id: number) =
                     <td>
                       <button
                         type="button"
-                        className="sort-button"
+                        className="link-button"
                         aria-pressed={shown === row.id}
                         onClick={() => onShow(row.id)}
                       >
