@@ -198,7 +198,7 @@ function FacetPanel({
           <Trans>Clear filters</Trans>
         </button>
       )}
-      <FacetGroup title={t`Categories`}>
+      <FacetGroup title={t({ message: 'Categories', context: 'search facet' })}>
         {facets.categories.map((c) => (
           <Facet
             key={c.id}
