@@ -148,7 +148,11 @@ function CategoriesScreen() {
           const moved = name(write.id);
           const parent = write.parentId === null ? '' : pathName(before, write.parentId);
           setAnnouncement(
-            write.parentId === null ? t`${moved} moved to the top level.` : t`${moved} moved under ${parent}.`,
+            before.byId.get(write.id)?.parentId === write.parentId
+              ? t`${moved} stays where it is.`
+              : write.parentId === null
+                ? t`${moved} moved to the top level.`
+                : t`${moved} moved under ${parent}.`,
           );
           break;
         }
@@ -390,15 +394,17 @@ function CategoriesScreen() {
 
 /** The service's reason for refusing a delete (VALIDATION_FAILED on `id`: "is still used by 4 item(s)"). */
 function DeleteRefusal({ error, name }: { error: Error; name: string }) {
-  const problem =
-    error instanceof ApiError && error.code === 'VALIDATION_FAILED'
-      ? error.fieldProblems.map((p) => p.message).join('; ')
-      : error.message;
+  const refused = error instanceof ApiError && error.code === 'VALIDATION_FAILED' && error.fieldProblems.length > 0;
+  const problem = refused ? error.fieldProblems.map((p) => p.message).join('; ') : error.message;
   return (
     <p className="form-error" role="alert">
-      <Trans>
-        Not deleted: {name} {problem}.
-      </Trans>
+      {refused ? (
+        <Trans>
+          Not deleted: {name} {problem}.
+        </Trans>
+      ) : (
+        problem
+      )}
     </p>
   );
 }
