@@ -19,13 +19,14 @@ interface AxeViolation {
 }
 
 /**
- * Runs axe-core on the page as it is, at each width, and fails on a serious or critical violation.
+ * Runs axe-core on the page as it is, at each width (both the contract names, unless told), and fails
+ * on a serious or critical violation.
  * The script is evaluated through the DevTools protocol, which the page's Content-Security-Policy
  * does not govern (a `<script>` tag would be refused, as it should be).
  */
-export async function expectAccessible(page: Page, what: string): Promise<void> {
+export async function expectAccessible(page: Page, what: string, widths: readonly number[] = WIDTHS): Promise<void> {
   const size = page.viewportSize() ?? { width: 1440, height: 900 };
-  for (const width of WIDTHS) {
+  for (const width of widths) {
     await page.setViewportSize({ width, height: size.height });
     if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource());
     const violations = await page.evaluate(async () => {
