@@ -13,6 +13,7 @@ import { notFound, versionConflict } from '../errors/app-error.ts';
 import type { EventType } from '../events/event-log.ts';
 import type { RequestContext } from '../request-context.ts';
 import { indexCategoryTree, indexItems } from '../search/documents.ts';
+import { visibleNow } from '../search/visibility.ts';
 
 export { inTransaction, type Tx };
 
@@ -86,14 +87,6 @@ export async function claimItemVersion(tx: Tx, id: number, expected?: number): P
   throw current ? versionConflict(current.version) : notFound('item');
 }
 
-/** Whether each item is visible now (§12.1: the flag the database keeps by its one rule). */
-async function visibilityOf(tx: Tx, ids: number[]): Promise<Map<number, boolean>> {
-  const rows = await tx.$queryRawUnsafe<Array<{ id: number; visible: boolean }>>(
-    'SELECT id, visible FROM items WHERE id = ANY($1::int[])',
-    ids,
-  );
-  return new Map(rows.map((row) => [row.id, row.visible]));
-}
 
 /** `item.published` / `item.unpublished` for an existing item whose visibility a change flipped (§14.1). */
 function emitVisibility(emit: Emit, id: number, before: boolean | undefined, after: boolean | undefined): void {
@@ -154,14 +147,14 @@ export async function catalogWrite<T>(
       const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
       const updatedItem = target === 'item' && verb === 'update' && spec.id !== undefined ? spec.id : undefined;
       const wasVisible =
-        updatedItem === undefined ? undefined : (await visibilityOf(tx, [updatedItem])).get(updatedItem);
+        updatedItem === undefined ? undefined : (await visibleNow(tx, [updatedItem])).get(updatedItem);
       const written = await write(tx);
       const id = spec.idOf(written);
       if (spec.search) await reindex(tx, spec.search(written));
       const after = verb === 'delete' ? null : await snapshot(tx, id);
       audit({ action: spec.action, target: { type: target, id }, changes: changesBetween(before, after) });
       if (verb !== 'save') emitWrite(emit, target, verb, id, before);
-      if (updatedItem !== undefined) emitVisibility(emit, id, wasVisible, (await visibilityOf(tx, [id])).get(id));
+      if (updatedItem !== undefined) emitVisibility(emit, id, wasVisible, (await visibleNow(tx, [id])).get(id));
       return written;
     },
     transaction,
@@ -212,7 +205,7 @@ export async function catalogWriteItems<T>(
         const { result, items } = await write(tx);
         if (items.length === 0) throw new NothingChanged(result);
         const flippable = items.filter((item) => item.wasVisible !== undefined).map((item) => item.id);
-        const visible = flippable.length ? await visibilityOf(tx, flippable) : new Map<number, boolean>();
+        const visible = flippable.length ? await visibleNow(tx, flippable) : new Map<number, boolean>();
         for (const { id, changes, wasVisible } of items) {
           audit({ action, target: { type: 'item', id }, changes });
           emit({ type: 'item.updated', item: id });

@@ -4,6 +4,7 @@
  * in `items.visible` and the postings' `visible`; here each read says which items it shows: the
  * public's (the default of every read), or — for admin reads — items of the given statuses.
  */
+import type { IndexerSql } from './indexer-sql.ts';
 import type { Param } from './keyword-sql.ts';
 
 export type ItemStatusName = 'draft' | 'active' | 'archived';
@@ -26,4 +27,17 @@ export function visibilitySql(visibility: Visibility | undefined, p: Param, alia
   const statuses = [...new Set(visibility as readonly ItemStatusName[])];
   if (statuses.length === EVERY_STATUS.length) return undefined;
   return `${alias}.status = ANY(${p(statuses)}::"ItemStatus"[])`;
+}
+
+/**
+ * Whether each item of `ids` is visible now — the kept flag, read in the caller's transaction (a
+ * write compares it before and after, for `item.published` / `item.unpublished`, §14.1).
+ */
+export async function visibleNow(sql: IndexerSql, ids: number[]): Promise<Map<number, boolean>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql.$queryRawUnsafe<Array<{ id: number; visible: boolean }>>(
+    'SELECT id, visible FROM items WHERE id = ANY($1::int[])',
+    ids,
+  );
+  return new Map(rows.map((row) => [row.id, row.visible]));
 }

@@ -3,14 +3,16 @@
  * what is stored under their handles (rows locked), each planned (import-plan.ts), and — unless it is a
  * dry run — the created and updated ones written with a few multi-row statements for the whole batch:
  * items, SKUs (matched by code, so an order system's SKU ids stay), images, search documents, one audit
- * entry per item. An unchanged item is not written at all. Categories a path names that do not exist
- * are created (and audited).
+ * entry per item, and its events (§14.1) for the caller to append last. An unchanged item is not
+ * written at all. Categories a path names that do not exist are created (and audited).
  */
 
 import { type AuditRecord, auditRow, changesBetween } from '../audit/audit-log.ts';
 import type { Actor } from '../auth/request-auth.ts';
+import type { PendingEvent } from '../events/event-log.ts';
 import { indexItems } from '../search/documents.ts';
 import type { IndexerSql } from '../search/indexer-sql.ts';
+import { visibleNow } from '../search/visibility.ts';
 import { type DesiredItem, type ImportMode, type ItemPlan, matchSkus, planItem, sameImages } from './import-plan.ts';
 import { type FileProblem, PATH_SEPARATOR, STORED_ITEMS_SQL, type StagedRow, type StoredItem } from './item-file.ts';
 
@@ -35,6 +37,11 @@ export interface BatchResult {
   problems: Array<FileProblem & { handle: string | null }>;
   /** Each failed item's rows with why, for the errors file. */
   failures: Array<{ rowNo: number; cells: unknown; error: string }>;
+  /**
+   * The written items' events (`item.created`, `item.updated`, and `item.published` / `unpublished`
+   * for a changed item whose visibility flipped), appended by the caller as its transaction's last statement.
+   */
+  events: PendingEvent[];
 }
 
 /** The staged rows of items `from`..`to` (item numbers), grouped per item in item order. */
@@ -76,7 +83,16 @@ export async function runBatch(tx: IndexerSql, options: BatchOptions, from: numb
     tx,
     items.map((i) => i.handle),
   );
-  const result: BatchResult = { created: 0, updated: 0, unchanged: 0, failed: 0, rows: 0, problems: [], failures: [] };
+  const result: BatchResult = {
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    failed: 0,
+    rows: 0,
+    problems: [],
+    failures: [],
+    events: [],
+  };
   const writes: Array<Extract<ItemPlan, { outcome: 'created' | 'updated' }>> = [];
   for (const item of items) {
     result.rows += item.rows.length;
@@ -95,7 +111,7 @@ export async function runBatch(tx: IndexerSql, options: BatchOptions, from: numb
       writes.push(plan);
     }
   }
-  if (!options.dryRun && writes.length) await writeItems(tx, options, writes);
+  if (!options.dryRun && writes.length) result.events = await writeItems(tx, options, writes);
   return result;
 }
 
@@ -167,7 +183,7 @@ async function writeItems(
   tx: IndexerSql,
   options: BatchOptions,
   plans: Array<Extract<ItemPlan, { outcome: 'created' | 'updated' }>>,
-): Promise<void> {
+): Promise<PendingEvent[]> {
   const audit: AuditRecord[] = [];
   const paths = new Map(plans.map((p) => [p.desired.categoryPath.join(PATH_SEPARATOR), p.desired.categoryPath]));
   const categories = await categoryIds(tx, [...paths.values()], audit);
@@ -186,7 +202,11 @@ async function writeItems(
     );
     for (const r of rows) newIds.set(r.handle, r.id);
   }
-  // Changed items: one UPDATE for all, each one version more.
+  // Changed items: one UPDATE for all, each one version more; their visibility before, for the events.
+  const wasVisible = await visibleNow(
+    tx,
+    updated.map((p) => p.existing.id),
+  );
   if (updated.length) {
     await tx.$executeRawUnsafe(
       `UPDATE items i SET handle = r.handle, name = r.name, description = r.description, category_id = r.category_id,
@@ -249,6 +269,7 @@ async function writeItems(
   }
   const ids = plans.map((p) => (p.outcome === 'created' ? newIds.get(p.desired.handle)! : p.existing.id));
   await indexItems(tx, ids);
+  const isVisible = await visibleNow(tx, [...wasVisible.keys()]);
   for (const plan of plans) {
     const after = snapshot(plan.desired, categoryOf(plan.desired));
     if (plan.outcome === 'created') {
@@ -289,4 +310,14 @@ async function writeItems(
       }),
     ),
   );
+  return plans.flatMap((plan): PendingEvent[] => {
+    if (plan.outcome === 'created') return [{ type: 'item.created', item: newIds.get(plan.desired.handle)! }];
+    const id = plan.existing.id;
+    const flipped = wasVisible.get(id) !== isVisible.get(id);
+    return [
+      { type: 'item.updated', item: id },
+      ...(flipped ? [{ type: isVisible.get(id) ? 'item.published' : 'item.unpublished', item: id } as const] : []),
+    ];
+  });
 }
+

@@ -16,6 +16,7 @@ import type { Actor } from '../auth/request-auth.ts';
 import type { CatalogCache } from '../catalog/catalog-cache.ts';
 import type { Database, Prisma, SqlDriver } from '../db/database.ts';
 import type { Import } from '../generated/prisma/client.ts';
+import { appendEvents, type PendingEvent } from '../events/event-log.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
 import { type IndexerSql, indexerSql } from '../search/indexer-sql.ts';
@@ -208,6 +209,8 @@ async function nextBatch(runner: ImportRunner, sql: IndexerSql, id: number, size
   const to = Math.min(row.cursor + size, total);
   const result = await runBatch(sql, batchOptions(row, !write), row.cursor + 1, to);
   await record(sql, row, result, to);
+  // Last: the events' counter lock is held from here to the commit (events/event-log.ts).
+  await appendEventsIn(sql, actorOf(row), result.events);
   if (write && result.created + result.updated > 0) {
     // Other instances hear the catalogue trigger; this one is told before its next read.
     runner.catalogCache.invalidate();
@@ -262,15 +265,17 @@ async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> 
     if (row?.status !== 'running' || row.cursor > 0) return undefined;
     await sql.$executeRawUnsafe('SELECT search_index_lock()');
     const total = row.itemsTotal ?? 0;
+    const events: PendingEvent[] = [];
     for (let from = 1; from <= total; from += ATOMIC_BATCH_ITEMS) {
       const to = Math.min(from + ATOMIC_BATCH_ITEMS - 1, total);
       const result = await runBatch(sql, batchOptions(row, false), from, to);
       // Changed since the check (another write meanwhile): nothing of this pass may stay.
       if (result.failed) return result.problems;
       await record(sql, row, result, to);
+      events.push(...result.events);
       row = (await lockImport(sql, id))!;
     }
-    await finishIn(sql, id, 'succeeded');
+    await finishIn(sql, id, 'succeeded', events);
     return undefined;
   });
   if (failed) return fail(runner, id, failed);
@@ -278,16 +283,45 @@ async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> 
   return 'done';
 }
 
-/** Ends an import in `status`: its staged rows go; its failures (the errors file) stay. */
-async function finishIn(sql: IndexerSql, id: number, status: 'succeeded' | 'failed' | 'cancelled'): Promise<void> {
-  await sql.$executeRawUnsafe(
-    'UPDATE imports SET status = $2::"ImportStatus", finished_at = now() WHERE id = $1',
+const appendEventsIn = (sql: IndexerSql, actor: Actor, events: PendingEvent[]) =>
+  appendEvents((text, params) => sql.$executeRawUnsafe(text, ...params), actor, events);
+
+/** An import's times as the API writes them. */
+const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The Import in REST's names (imports.rest.ts REST_IMPORT_FIELDS), for `import.finished`'s data;
+ * test/events/import-events.test.ts holds it equal to GET /admin/api/imports/{id}.
+ */
+const IMPORT_REST_JSON = `json_build_object(
+  'id', id, 'status', status, 'format', format, 'mode', mode, 'dry_run', dry_run, 'atomic', atomic,
+  'rows_total', rows_total, 'rows_done', rows_done,
+  'items', json_build_object('created', created_count, 'updated', updated_count, 'unchanged', unchanged_count, 'failed', failed_count),
+  'errors', errors, 'errors_csv_url', '/admin/api/imports/' || id || '/errors.csv',
+  'created_at', ${iso('created_at')}, 'started_at', ${iso('started_at')}, 'finished_at', ${iso('finished_at')},
+  'actor', json_build_object('type', actor_type, 'id', actor_id, 'name', actor_name))`;
+
+/**
+ * Ends an import in `status`: its staged rows go; its failures (the errors file) stay; `import.finished`
+ * is appended (after `events`, the last batch's, when given) as the transaction's last statement.
+ */
+async function finishIn(
+  sql: IndexerSql,
+  id: number,
+  status: 'succeeded' | 'failed' | 'cancelled',
+  events: PendingEvent[] = [],
+): Promise<void> {
+  const [finished] = await sql.$queryRawUnsafe<Array<Pick<Import, 'actorType' | 'actorId' | 'actorName'> & { data: unknown }>>(
+    `UPDATE imports SET status = $2::"ImportStatus", finished_at = now() WHERE id = $1
+     RETURNING actor_type AS "actorType", actor_id AS "actorId", actor_name AS "actorName", ${IMPORT_REST_JSON} AS data`,
     id,
     status,
   );
   for (const table of ['import_rows', 'import_items', 'import_chunks']) {
     await sql.$executeRawUnsafe(`DELETE FROM ${table} WHERE import_id = $1`, id);
   }
+  if (!finished) return;
+  await appendEventsIn(sql, actorOf(finished), [...events, { type: 'import.finished', data: { import: finished.data } }]);
 }
 
 async function finish(runner: ImportRunner, id: number, status: 'cancelled'): Promise<Step> {
