@@ -87,7 +87,6 @@ export async function claimItemVersion(tx: Tx, id: number, expected?: number): P
   throw current ? versionConflict(current.version) : notFound('item');
 }
 
-
 /** `item.published` / `item.unpublished` for an existing item whose visibility a change flipped (§14.1). */
 function emitVisibility(emit: Emit, id: number, before: boolean | undefined, after: boolean | undefined): void {
   if (before === undefined || after === undefined || before === after) return;
@@ -146,8 +145,7 @@ export async function catalogWrite<T>(
       if (target === 'item' && spec.id !== undefined) await claimItemVersion(tx, spec.id, spec.expectedVersion);
       const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
       const updatedItem = target === 'item' && verb === 'update' && spec.id !== undefined ? spec.id : undefined;
-      const wasVisible =
-        updatedItem === undefined ? undefined : (await visibleNow(tx, [updatedItem])).get(updatedItem);
+      const wasVisible = updatedItem === undefined ? undefined : (await visibleNow(tx, [updatedItem])).get(updatedItem);
       const written = await write(tx);
       const id = spec.idOf(written);
       if (spec.search) await reindex(tx, spec.search(written));

@@ -15,8 +15,8 @@
 import type { Actor } from '../auth/request-auth.ts';
 import type { CatalogCache } from '../catalog/catalog-cache.ts';
 import type { Database, Prisma, SqlDriver } from '../db/database.ts';
-import type { Import } from '../generated/prisma/client.ts';
 import { appendEvents, type PendingEvent } from '../events/event-log.ts';
+import type { Import } from '../generated/prisma/client.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
 import { type IndexerSql, indexerSql } from '../search/indexer-sql.ts';
@@ -311,7 +311,9 @@ async function finishIn(
   status: 'succeeded' | 'failed' | 'cancelled',
   events: PendingEvent[] = [],
 ): Promise<void> {
-  const [finished] = await sql.$queryRawUnsafe<Array<Pick<Import, 'actorType' | 'actorId' | 'actorName'> & { data: unknown }>>(
+  const [finished] = await sql.$queryRawUnsafe<
+    Array<Pick<Import, 'actorType' | 'actorId' | 'actorName'> & { data: unknown }>
+  >(
     `UPDATE imports SET status = $2::"ImportStatus", finished_at = now() WHERE id = $1
      RETURNING actor_type AS "actorType", actor_id AS "actorId", actor_name AS "actorName", ${IMPORT_REST_JSON} AS data`,
     id,
@@ -321,7 +323,10 @@ async function finishIn(
     await sql.$executeRawUnsafe(`DELETE FROM ${table} WHERE import_id = $1`, id);
   }
   if (!finished) return;
-  await appendEventsIn(sql, actorOf(finished), [...events, { type: 'import.finished', data: { import: finished.data } }]);
+  await appendEventsIn(sql, actorOf(finished), [
+    ...events,
+    { type: 'import.finished', data: { import: finished.data } },
+  ]);
 }
 
 async function finish(runner: ImportRunner, id: number, status: 'cancelled'): Promise<Step> {
