@@ -7,7 +7,7 @@
  * emptied on this instance (other instances hear the trigger's notification, §7.6). A new write
  * cannot forget any of it: it has no other way in.
  */
-import { adminWrite, inTransaction, type Tx } from '../audit/admin-write.ts';
+import { type Audit, adminWrite, inTransaction, type Tx } from '../audit/admin-write.ts';
 import { type AuditTargetType, type Changes, changesBetween } from '../audit/audit-log.ts';
 import { notFound, versionConflict } from '../errors/app-error.ts';
 import type { RequestContext } from '../request-context.ts';
@@ -90,6 +90,33 @@ async function reindex(tx: Tx, scope: SearchScope): Promise<void> {
   else await indexCategoryTree(tx, scope.categoryTree);
 }
 
+/** One row's write: its spec, the row (known beforehand for an update or a delete), its statements. */
+type RowWrite<T> = CatalogWriteSpec<T> & { id?: number; write: (tx: Tx) => Promise<T> };
+
+/**
+ * One row's write inside a running catalogue transaction, after the catalogue writes' lock: an item's
+ * version claimed, the row before, the write, its search documents, the row after, its audit entry.
+ */
+async function writeRow<T>(tx: Tx, audit: Audit, spec: RowWrite<T>): Promise<T> {
+  const target = targetOf(spec);
+  // Every later change of an item — its fields, SKUs, images, status — is one version more.
+  if (target === 'item' && spec.id !== undefined) await claimItemVersion(tx, spec.id, spec.expectedVersion);
+  const snapshot = SNAPSHOTS[target];
+  const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
+  const written = await spec.write(tx);
+  const id = spec.idOf(written);
+  if (spec.search) await reindex(tx, spec.search(written));
+  const after = spec.action.endsWith('.delete') ? null : await snapshot(tx, id);
+  audit({ action: spec.action, target: { type: target, id }, changes: changesBetween(before, after) });
+  return written;
+}
+
+const targetOf = (spec: { action: CatalogWriteSpec<unknown>['action'] }) => spec.action.split('.')[0] as CatalogTarget;
+
+// Item and category writes change postings, whose counts have one writer at a time: the lock comes
+// first, before the rows the postings' foreign key would make another writer wait for.
+const lockSearchIndex = (tx: Tx) => tx.$executeRawUnsafe('SELECT search_index_lock()');
+
 /**
  * Runs one catalogue write on row `id` (known beforehand for an update or a delete; a create's comes
  * from its result). `transaction` is how its statements are committed (see adminWrite).
@@ -100,29 +127,38 @@ export async function catalogWrite<T>(
   write: (tx: Tx) => Promise<T>,
   transaction?: (write: (tx: Tx) => Promise<T>) => Promise<T>,
 ): Promise<T> {
-  const target = spec.action.split('.')[0] as CatalogTarget;
-  const snapshot = SNAPSHOTS[target];
   const result = await adminWrite(
     ctx,
     async (tx, audit) => {
-      // Item and category writes change postings, whose counts have one writer at a time: the lock
-      // comes first, before the rows the postings' foreign key would make another writer wait for.
-      if (target !== 'synonym_group') await tx.$executeRawUnsafe('SELECT search_index_lock()');
-      // Every later change of an item — its fields, SKUs, images, status — is one version more.
-      if (target === 'item' && spec.id !== undefined) await claimItemVersion(tx, spec.id, spec.expectedVersion);
-      const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
-      const written = await write(tx);
-      const id = spec.idOf(written);
-      if (spec.search) await reindex(tx, spec.search(written));
-      const after = spec.action.endsWith('.delete') ? null : await snapshot(tx, id);
-      audit({ action: spec.action, target: { type: target, id }, changes: changesBetween(before, after) });
-      return written;
+      if (targetOf(spec) !== 'synonym_group') await lockSearchIndex(tx);
+      return writeRow(tx, audit, { ...spec, write });
     },
     transaction,
   );
   // Before the answer: a read that follows it on this instance must not see the cache's old copy.
   ctx.services.catalogCache.invalidate();
   return result;
+}
+
+/**
+ * Several item or category writes in ONE transaction, all or none (`deleteItems`): `prepare` runs
+ * after the catalogue writes' lock (to lock and check the rows), then each write exactly as
+ * catalogWrite runs it alone — its version, its row before and after, its own audit entry.
+ */
+export async function catalogWriteAll<T>(
+  ctx: RequestContext,
+  prepare: (tx: Tx) => Promise<void>,
+  writes: Array<RowWrite<T>>,
+): Promise<T[]> {
+  const results = await adminWrite(ctx, async (tx, audit) => {
+    await lockSearchIndex(tx);
+    await prepare(tx);
+    const done: T[] = [];
+    for (const spec of writes) done.push(await writeRow(tx, audit, spec));
+    return done;
+  });
+  ctx.services.catalogCache.invalidate();
+  return results;
 }
 
 /** One item a many-item write changed, and how, for its own audit entry. */
@@ -160,7 +196,7 @@ export async function catalogWriteItems<T>(
     const result = await adminWrite(
       ctx,
       async (tx, audit) => {
-        if (searchLock) await tx.$executeRawUnsafe('SELECT search_index_lock()');
+        if (searchLock) await lockSearchIndex(tx);
         const { result, items } = await write(tx);
         if (items.length === 0) throw new NothingChanged(result);
         for (const { id, changes } of items) audit({ action, target: { type: 'item', id }, changes });
