@@ -399,6 +399,12 @@ describe.skipIf(skipBrowserTests())('the items screens in a browser', { timeout:
     ).toBe(1);
     await expectAccessible(page, 'the read-only editor');
     expect((await adminItem(made.id)).version).toBe(1);
+    // A deep link to a new item: refused by name, no form.
+    await page.goto(`${app.url}/admin/items/new`);
+    await expect
+      .poll(() => page.getByRole('alert').innerText())
+      .toBe('Creating items needs the role Owner / Catalogue manager.');
+    expect(await page.getByLabel(EN.name, { exact: true }).count()).toBe(0);
     await context.close();
   });
 

@@ -152,6 +152,16 @@ export function ItemEditor({ item }: { item?: EditedItem }) {
   const zone = timeZone();
   const writers = PERMISSIONS.catalogWrite.map(roleName).join(' / ');
 
+  if (!item && !mayWrite) {
+    return (
+      <PageShell title={title}>
+        <p className="notice" role="alert">
+          <Trans>Creating items needs the role {writers}.</Trans>
+        </p>
+      </PageShell>
+    );
+  }
+
   return (
     <PageShell
       title={title}
