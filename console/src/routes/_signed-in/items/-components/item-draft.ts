@@ -4,8 +4,22 @@
  * `datetime-local` text in the admin's time zone. Pure functions, no React.
  */
 import type { ItemStatus } from '../../../../ui/status-name.ts';
-import type { EditedItem } from '../-items.gql.ts';
 import { isMoney } from './money.ts';
+
+/** What a draft is made from: the fields of an item as the editor reads it (its `ItemFields` fragment). */
+export interface DraftSource {
+  name: string;
+  description: string;
+  categoryId: number;
+  price: number;
+  stock: number;
+  status: ItemStatus;
+  handle: string;
+  publishAt: string | null;
+  unpublishAt: string | null;
+  images: ReadonlyArray<{ id: number; url: string; sortOrder: number }>;
+  skus: ReadonlyArray<{ skuCode: string | null; specs: Record<string, unknown>; price: number; stock: number }>;
+}
 
 export interface SkuDraft {
   key: string;
@@ -105,7 +119,7 @@ export const emptyDraft = (): ItemDraft => ({
   skus: [],
 });
 
-export function draftOf(item: EditedItem): ItemDraft {
+export function draftOf(item: DraftSource): ItemDraft {
   return {
     name: item.name,
     description: item.description,
