@@ -61,6 +61,24 @@ function expectGqlFields(res: ApiResponse, fields: string[]) {
   expect(gqlErrorFields(res)).toEqual(fields);
 }
 
+/** 1000 items written straight into the database (handles `<prefix>-0` …), for the bulk writes' limit; their ids. */
+async function thousandItems(prefix: string): Promise<number[]> {
+  await app.db.prisma.item.createMany({
+    data: Array.from({ length: 1000 }, (_, i) => ({
+      name: `${prefix} ${i}`,
+      categoryId: category.id,
+      price: '1.00',
+      stock: 1,
+      handle: `${prefix}-${i}`,
+    })),
+  });
+  const rows = await app.db.prisma.item.findMany({
+    where: { handle: { startsWith: `${prefix}-` } },
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
+}
+
 const stored = (id: number) =>
   app.db.prisma.item.findUniqueOrThrow({
     where: { id },
@@ -431,18 +449,7 @@ describe('setItemsStatus', () => {
   });
 
   it('when 1000 items are given, then all change in one call', async () => {
-    await app.db.prisma.item.createMany({
-      data: Array.from({ length: 1000 }, (_, i) => ({
-        name: `Bulk ${i}`,
-        categoryId: category.id,
-        price: '1.00',
-        stock: 1,
-        handle: `bulk-status-${i}`,
-      })),
-    });
-    const ids = (
-      await app.db.prisma.item.findMany({ where: { handle: { startsWith: 'bulk-status-' } }, select: { id: true } })
-    ).map((r) => r.id);
+    const ids = await thousandItems('bulk-status');
     const res = await gql(SET_ITEMS_STATUS, { ids, status: 'draft' });
     expect(res.body, res.text).toEqual({ data: { setItemsStatus: 1000 } });
     expect(await app.db.prisma.item.count({ where: { id: { in: ids }, status: 'draft' } })).toBe(1000);
@@ -529,18 +536,7 @@ describe('deleteItems', () => {
   });
 
   it('when 1000 items are given, then all are deleted in one call', async () => {
-    await app.db.prisma.item.createMany({
-      data: Array.from({ length: 1000 }, (_, i) => ({
-        name: `Bulk delete ${i}`,
-        categoryId: category.id,
-        price: '1.00',
-        stock: 1,
-        handle: `bulk-delete-${i}`,
-      })),
-    });
-    const ids = (
-      await app.db.prisma.item.findMany({ where: { handle: { startsWith: 'bulk-delete-' } }, select: { id: true } })
-    ).map((r) => r.id);
+    const ids = await thousandItems('bulk-delete');
     const res = await gql(DELETE_ITEMS, { ids });
     expect(res.body, res.text).toEqual({ data: { deleteItems: 1000 } });
     expect(await app.db.prisma.item.count({ where: { id: { in: ids } } })).toBe(0);

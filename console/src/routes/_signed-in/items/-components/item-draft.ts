@@ -193,7 +193,8 @@ export function moved<T>(list: readonly T[], from: number, to: number): T[] {
 
 const STOCK = /^\d{1,10}$/;
 const INT32_MAX = 2147483647;
-const isStock = (text: string) => STOCK.test(text) && Number(text) <= INT32_MAX;
+/** A stock as the API takes it: a whole number 0..2147483647. */
+export const isStock = (text: string) => STOCK.test(text) && Number(text) <= INT32_MAX;
 
 /** Problems the form finds before sending, by the service's field names (so they show where its own would). */
 export interface DraftMessages {

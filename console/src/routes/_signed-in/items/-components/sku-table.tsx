@@ -5,7 +5,7 @@
  */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
-import { generateSkus, MAX_SKUS, newKey, type SkuDraft, type SpecAxis } from './item-draft.ts';
+import { generateSkus, isStock, MAX_SKUS, newKey, type SkuDraft, type SpecAxis } from './item-draft.ts';
 import { isMoney } from './money.ts';
 
 interface SkuTableProps {
@@ -53,7 +53,7 @@ export function SkuTable({ axes, skus, itemPrice, onAxesChange, onSkusChange, er
     if (selected.size === 0) return setFillError(t`Select the SKUs to fill first.`);
     if (!price && !stock) return setFillError(t`Enter a price, a stock or both.`);
     if (price && !isMoney(price)) return setFillError(t`Enter an amount in yuan, such as 19.90.`);
-    if (stock && !/^\d{1,10}$/.test(stock)) return setFillError(t`Enter a whole number, 0 or more.`);
+    if (stock && !isStock(stock)) return setFillError(t`Enter a whole number, 0 or more.`);
     setFillError('');
     onSkusChange(
       skus.map((sku) =>
