@@ -428,6 +428,8 @@ describe.skipIf(skipBrowserTests())('the items screens in a browser', { timeout:
     await screenshot(page, 'console-item-editor-zh');
     await editor.button(ZH.create).click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/admin\/items\/\d+$/);
+    // The editor of the new item on screen (its chunk loaded) before the next navigation.
+    await expect.poll(() => editor.heading.innerText()).toBe('商品：中文 跑鞋');
     const id = Number(new URL(page.url()).pathname.split('/').at(-1));
     expect((await adminItem(id)).skus.map((s: { specs: Record<string, string> }) => s.specs.颜色)).toEqual([
       '红',
