@@ -4,7 +4,7 @@
  * each confirmed (Cancel changes nothing, confirming changes exactly the selected rows); an item made
  * in the editor by keyboard alone with a generated SKU table, then edited; a version conflict
  * (Overwrite and Reload); field problems under their fields; a read-only editor for a viewer; the
- * editor at 375 px; and a run in Chinese. axe-core on every state (console/pages.ts).
+ * editor at 375 px; and a run in Chinese, in dark mode. axe-core on every state (console/pages.ts).
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,13 +45,19 @@ async function makeItem(name: string, extra: Record<string, unknown> = {}) {
   return createItem as { id: number; name: string; handle: string; version: number };
 }
 
-/** A signed-in page in a fresh profile (its own storage), in `locale`, in Shanghai time. */
+/** A signed-in page in a fresh profile (its own storage), in `locale`, in Shanghai time, light unless told. */
 async function signedIn(
   who: { username: string; password: string },
   path: string,
   locale = 'en-US',
+  colorScheme: 'light' | 'dark' = 'light',
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale, timezoneId: TIME_ZONE });
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    locale,
+    timezoneId: TIME_ZONE,
+    colorScheme,
+  });
   const page = await context.newPage();
   await page.goto(`${app.url}/admin${path}`);
   if (locale.startsWith('zh')) {
@@ -408,8 +414,9 @@ describe.skipIf(skipBrowserTests())('the items screens in a browser', { timeout:
     await context.close();
   });
 
-  it('when a catalogue manager works in Chinese, then the list and the editor speak Chinese and an item is made with generated SKUs', async () => {
-    const { context, page } = await signedIn(MANAGER, '/items/new', 'zh-CN');
+  it('when a catalogue manager works in Chinese and in dark mode, then the list and the editor speak Chinese and an item is made with generated SKUs', async () => {
+    // Dark mode too: axe checks the contrast of the dark colours on every state below.
+    const { context, page } = await signedIn(MANAGER, '/items/new', 'zh-CN', 'dark');
     const watch = watchPage(page);
     const editor = new ItemEditorPage(page, ZH);
     await editor.expectLoaded();
