@@ -20,6 +20,8 @@ import { Route as SignedInSearchRouteImport } from './routes/_signed-in/search';
 import { Route as SignedInTeamRouteImport } from './routes/_signed-in/team';
 import { Route as SignedInWebhooksRouteImport } from './routes/_signed-in/webhooks';
 import { Route as SignedInItemsIndexRouteImport } from './routes/_signed-in/items/index';
+import { Route as SignedInItemsIdRouteImport } from './routes/_signed-in/items/$id';
+import { Route as SignedInItemsNewRouteImport } from './routes/_signed-in/items/new';
 
 const SignedInRoute = SignedInRouteImport.update({
   id: '/_signed-in',
@@ -75,6 +77,16 @@ const SignedInItemsIndexRoute = SignedInItemsIndexRouteImport.update({
   path: '/items/',
   getParentRoute: () => SignedInRoute,
 } as any);
+const SignedInItemsIdRoute = SignedInItemsIdRouteImport.update({
+  id: '/items/$id',
+  path: '/items/$id',
+  getParentRoute: () => SignedInRoute,
+} as any);
+const SignedInItemsNewRoute = SignedInItemsNewRouteImport.update({
+  id: '/items/new',
+  path: '/items/new',
+  getParentRoute: () => SignedInRoute,
+} as any);
 
 export interface FileRoutesByFullPath {
   '/': typeof SignedInIndexRoute;
@@ -86,6 +98,8 @@ export interface FileRoutesByFullPath {
   '/search': typeof SignedInSearchRoute;
   '/team': typeof SignedInTeamRoute;
   '/webhooks': typeof SignedInWebhooksRoute;
+  '/items/$id': typeof SignedInItemsIdRoute;
+  '/items/new': typeof SignedInItemsNewRoute;
   '/items/': typeof SignedInItemsIndexRoute;
 }
 export interface FileRoutesByTo {
@@ -98,6 +112,8 @@ export interface FileRoutesByTo {
   '/team': typeof SignedInTeamRoute;
   '/webhooks': typeof SignedInWebhooksRoute;
   '/': typeof SignedInIndexRoute;
+  '/items/$id': typeof SignedInItemsIdRoute;
+  '/items/new': typeof SignedInItemsNewRoute;
   '/items': typeof SignedInItemsIndexRoute;
 }
 export interface FileRoutesById {
@@ -112,6 +128,8 @@ export interface FileRoutesById {
   '/_signed-in/team': typeof SignedInTeamRoute;
   '/_signed-in/webhooks': typeof SignedInWebhooksRoute;
   '/_signed-in/': typeof SignedInIndexRoute;
+  '/_signed-in/items/$id': typeof SignedInItemsIdRoute;
+  '/_signed-in/items/new': typeof SignedInItemsNewRoute;
   '/_signed-in/items/': typeof SignedInItemsIndexRoute;
 }
 export interface FileRouteTypes {
@@ -126,6 +144,8 @@ export interface FileRouteTypes {
     | '/search'
     | '/team'
     | '/webhooks'
+    | '/items/$id'
+    | '/items/new'
     | '/items/';
   fileRoutesByTo: FileRoutesByTo;
   to:
@@ -138,6 +158,8 @@ export interface FileRouteTypes {
     | '/team'
     | '/webhooks'
     | '/'
+    | '/items/$id'
+    | '/items/new'
     | '/items';
   id:
     | '__root__'
@@ -151,6 +173,8 @@ export interface FileRouteTypes {
     | '/_signed-in/team'
     | '/_signed-in/webhooks'
     | '/_signed-in/'
+    | '/_signed-in/items/$id'
+    | '/_signed-in/items/new'
     | '/_signed-in/items/';
   fileRoutesById: FileRoutesById;
 }
@@ -238,6 +262,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SignedInItemsIndexRouteImport;
       parentRoute: typeof SignedInRoute;
     };
+    '/_signed-in/items/$id': {
+      id: '/_signed-in/items/$id';
+      path: '/items/$id';
+      fullPath: '/items/$id';
+      preLoaderRoute: typeof SignedInItemsIdRouteImport;
+      parentRoute: typeof SignedInRoute;
+    };
+    '/_signed-in/items/new': {
+      id: '/_signed-in/items/new';
+      path: '/items/new';
+      fullPath: '/items/new';
+      preLoaderRoute: typeof SignedInItemsNewRouteImport;
+      parentRoute: typeof SignedInRoute;
+    };
   }
 }
 
@@ -250,6 +288,8 @@ interface SignedInRouteChildren {
   SignedInTeamRoute: typeof SignedInTeamRoute;
   SignedInWebhooksRoute: typeof SignedInWebhooksRoute;
   SignedInIndexRoute: typeof SignedInIndexRoute;
+  SignedInItemsIdRoute: typeof SignedInItemsIdRoute;
+  SignedInItemsNewRoute: typeof SignedInItemsNewRoute;
   SignedInItemsIndexRoute: typeof SignedInItemsIndexRoute;
 }
 
@@ -262,6 +302,8 @@ const SignedInRouteChildren: SignedInRouteChildren = {
   SignedInTeamRoute: SignedInTeamRoute,
   SignedInWebhooksRoute: SignedInWebhooksRoute,
   SignedInIndexRoute: SignedInIndexRoute,
+  SignedInItemsIdRoute: SignedInItemsIdRoute,
+  SignedInItemsNewRoute: SignedInItemsNewRoute,
   SignedInItemsIndexRoute: SignedInItemsIndexRoute,
 };
 

@@ -7,7 +7,7 @@
  * emptied on this instance (other instances hear the trigger's notification, §7.6). A new write
  * cannot forget any of it: it has no other way in.
  */
-import { adminWrite, type Emit, inTransaction, type Tx } from '../audit/admin-write.ts';
+import { type Audit, adminWrite, type Emit, inTransaction, type Tx } from '../audit/admin-write.ts';
 import { type AuditTargetType, type Changes, changesBetween } from '../audit/audit-log.ts';
 import { notFound, versionConflict } from '../errors/app-error.ts';
 import type { EventType } from '../events/event-log.ts';
@@ -96,31 +96,63 @@ function emitVisibility(emit: Emit, id: number, before: boolean | undefined, aft
 const EVENT_VERB = { create: 'created', update: 'updated', delete: 'deleted' } as const;
 
 /**
- * The events of one catalogue write: `<target>.<verb>` with the row as it ends (a deleted one: what
- * named it), and a flip of an updated item's visibility. Synonym groups have none (§14.1).
+ * The events of one row's write: `<target>.<verb>` with the row as it ends (a deleted one: what
+ * named it). Synonym groups have none (§14.1).
  */
 function emitWrite(
   emit: Emit,
   target: CatalogTarget,
-  verb: keyof typeof EVENT_VERB,
+  verb: string,
   id: number,
   before: Record<string, unknown> | null,
-): void {
-  if (target === 'synonym_group') return;
-  const type = `${target}.${EVENT_VERB[verb]}` as EventType;
+) {
+  if (target === 'synonym_group' || !(verb in EVENT_VERB)) return;
+  const type = `${target}.${EVENT_VERB[verb as keyof typeof EVENT_VERB]}` as EventType;
   if (verb !== 'delete') emit(target === 'item' ? { type, item: id } : { type, category: id });
   else if (target === 'item') emit({ type, data: { item: { id, handle: before?.handle } } });
-  else
-    emit({
-      type,
-      data: { category: { id, name: before?.name, parent_id: before?.parentId, sort_order: before?.sortOrder } },
-    });
+  else {
+    const category = { id, name: before?.name, parent_id: before?.parentId, sort_order: before?.sortOrder };
+    emit({ type, data: { category } });
+  }
 }
 
 async function reindex(tx: Tx, scope: SearchScope): Promise<void> {
   if ('item' in scope) await indexItems(tx, [scope.item]);
   else await indexCategoryTree(tx, scope.categoryTree);
 }
+
+/** One row's write: its spec, the row (known beforehand for an update or a delete), its statements. */
+type RowWrite<T> = CatalogWriteSpec<T> & { id?: number; write: (tx: Tx) => Promise<T> };
+
+/**
+ * One row's write inside a running catalogue transaction, after the catalogue writes' lock: an item's
+ * version claimed, the row before, the write, its search documents, the row after, its audit entry
+ * and its events (an updated item's visibility compared before and after).
+ */
+async function writeRow<T>(tx: Tx, audit: Audit, emit: Emit, spec: RowWrite<T>): Promise<T> {
+  const target = targetOf(spec);
+  const verb = spec.action.split('.')[1]!;
+  // Every later change of an item — its fields, SKUs, images, status — is one version more.
+  if (target === 'item' && spec.id !== undefined) await claimItemVersion(tx, spec.id, spec.expectedVersion);
+  const snapshot = SNAPSHOTS[target];
+  const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
+  const updatedItem = target === 'item' && verb === 'update' ? spec.id : undefined;
+  const wasVisible = updatedItem === undefined ? undefined : (await visibleNow(tx, [updatedItem])).get(updatedItem);
+  const written = await spec.write(tx);
+  const id = spec.idOf(written);
+  if (spec.search) await reindex(tx, spec.search(written));
+  const after = verb === 'delete' ? null : await snapshot(tx, id);
+  audit({ action: spec.action, target: { type: target, id }, changes: changesBetween(before, after) });
+  emitWrite(emit, target, verb, id, before);
+  if (updatedItem !== undefined) emitVisibility(emit, id, wasVisible, (await visibleNow(tx, [id])).get(id));
+  return written;
+}
+
+const targetOf = (spec: { action: CatalogWriteSpec<unknown>['action'] }) => spec.action.split('.')[0] as CatalogTarget;
+
+// Item and category writes change postings, whose counts have one writer at a time: the lock comes
+// first, before the rows the postings' foreign key would make another writer wait for.
+const lockSearchIndex = (tx: Tx) => tx.$executeRawUnsafe('SELECT search_index_lock()');
 
 /**
  * Runs one catalogue write on row `id` (known beforehand for an update or a delete; a create's comes
@@ -132,34 +164,38 @@ export async function catalogWrite<T>(
   write: (tx: Tx) => Promise<T>,
   transaction?: (write: (tx: Tx) => Promise<T>) => Promise<T>,
 ): Promise<T> {
-  const target = spec.action.split('.')[0] as CatalogTarget;
-  const snapshot = SNAPSHOTS[target];
   const result = await adminWrite(
     ctx,
     async (tx, audit, emit) => {
-      const verb = spec.action.split('.')[1] as keyof typeof EVENT_VERB | 'save';
-      // Item and category writes change postings, whose counts have one writer at a time: the lock
-      // comes first, before the rows the postings' foreign key would make another writer wait for.
-      if (target !== 'synonym_group') await tx.$executeRawUnsafe('SELECT search_index_lock()');
-      // Every later change of an item — its fields, SKUs, images, status — is one version more.
-      if (target === 'item' && spec.id !== undefined) await claimItemVersion(tx, spec.id, spec.expectedVersion);
-      const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
-      const updatedItem = target === 'item' && verb === 'update' && spec.id !== undefined ? spec.id : undefined;
-      const wasVisible = updatedItem === undefined ? undefined : (await visibleNow(tx, [updatedItem])).get(updatedItem);
-      const written = await write(tx);
-      const id = spec.idOf(written);
-      if (spec.search) await reindex(tx, spec.search(written));
-      const after = verb === 'delete' ? null : await snapshot(tx, id);
-      audit({ action: spec.action, target: { type: target, id }, changes: changesBetween(before, after) });
-      if (verb !== 'save') emitWrite(emit, target, verb, id, before);
-      if (updatedItem !== undefined) emitVisibility(emit, id, wasVisible, (await visibleNow(tx, [id])).get(id));
-      return written;
+      if (targetOf(spec) !== 'synonym_group') await lockSearchIndex(tx);
+      return writeRow(tx, audit, emit, { ...spec, write });
     },
     transaction,
   );
   // Before the answer: a read that follows it on this instance must not see the cache's old copy.
   ctx.services.catalogCache.invalidate();
   return result;
+}
+
+/**
+ * Several item or category writes in ONE transaction, all or none (`deleteItems`): `prepare` runs
+ * after the catalogue writes' lock (to lock and check the rows), then each write exactly as
+ * catalogWrite runs it alone — its version, its row before and after, its own audit entry.
+ */
+export async function catalogWriteAll<T>(
+  ctx: RequestContext,
+  prepare: (tx: Tx) => Promise<void>,
+  writes: Array<RowWrite<T>>,
+): Promise<T[]> {
+  const results = await adminWrite(ctx, async (tx, audit, emit) => {
+    await lockSearchIndex(tx);
+    await prepare(tx);
+    const done: T[] = [];
+    for (const spec of writes) done.push(await writeRow(tx, audit, emit, spec));
+    return done;
+  });
+  ctx.services.catalogCache.invalidate();
+  return results;
 }
 
 /** One item a many-item write changed, and how, for its own audit entry and its events. */
@@ -199,11 +235,11 @@ export async function catalogWriteItems<T>(
     const result = await adminWrite(
       ctx,
       async (tx, audit, emit) => {
-        if (searchLock) await tx.$executeRawUnsafe('SELECT search_index_lock()');
+        if (searchLock) await lockSearchIndex(tx);
         const { result, items } = await write(tx);
         if (items.length === 0) throw new NothingChanged(result);
         const flippable = items.filter((item) => item.wasVisible !== undefined).map((item) => item.id);
-        const visible = flippable.length ? await visibleNow(tx, flippable) : new Map<number, boolean>();
+        const visible = await visibleNow(tx, flippable);
         for (const { id, changes, wasVisible } of items) {
           audit({ action, target: { type: 'item', id }, changes });
           emit({ type: 'item.updated', item: id });

@@ -1,10 +1,11 @@
 /**
  * Statuses in bulk (contract §12.1): `setItemsStatus` sets one status on up to 1,000 items in one
- * transaction, one `item.status` audit entry per item it changed (§12.2).
+ * transaction, one `item.status` audit entry per item it changed (§12.2). `lockItems` is how every
+ * write of listed items (this one, `deleteItems`) finds and locks them.
  */
 import { validationFailed } from '../errors/app-error.ts';
 import type { RequestContext } from '../request-context.ts';
-import { catalogWriteItems } from './catalog-write.ts';
+import { catalogWriteItems, type Tx } from './catalog-write.ts';
 import type { ItemStatus } from './item.schema.ts';
 
 /** How many unknown ids an error names; the rest are counted. */
@@ -17,6 +18,26 @@ function unknownIds(ids: number[]) {
 }
 
 /**
+ * Locks the items of `ids` (each once) in id order — as a stock adjustment locks them, so two such
+ * writes never wait for each other in two orders — and answers them; an unknown id →
+ * VALIDATION_FAILED on `ids` naming every unknown one.
+ */
+export async function lockItems(
+  tx: Tx,
+  ids: number[],
+): Promise<Array<{ id: number; status: ItemStatus; visible: boolean }>> {
+  const items = await tx.$queryRawUnsafe<Array<{ id: number; status: ItemStatus; visible: boolean }>>(
+    'SELECT id, status, visible FROM items WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE',
+    ids,
+  );
+  if (items.length < ids.length) {
+    const known = new Set(items.map((i) => i.id));
+    throw unknownIds(ids.filter((id) => !known.has(id)));
+  }
+  return items;
+}
+
+/**
  * Gives every item of `ids` (each once, known) `status`; answers how many changed (an item already in
  * that status is not counted, and gets no entry). An unknown id changes nothing.
  */
@@ -25,15 +46,7 @@ export async function setItemsStatus(ctx: RequestContext, ids: number[], status:
     ctx,
     'item.status',
     async (tx) => {
-      // Locked in id order, as a stock adjustment locks them: the two never wait for each other in two orders.
-      const items = await tx.$queryRawUnsafe<Array<{ id: number; status: ItemStatus; visible: boolean }>>(
-        'SELECT id, status, visible FROM items WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE',
-        ids,
-      );
-      if (items.length < ids.length) {
-        const known = new Set(items.map((i) => i.id));
-        throw unknownIds(ids.filter((id) => !known.has(id)));
-      }
+      const items = await lockItems(tx, ids);
       const changing = items.filter((i) => i.status !== status);
       if (changing.length > 0) {
         await tx.item.updateMany({

@@ -11,13 +11,22 @@ import { CategoryType } from './category.graphql.ts';
 import { findItem, type ImageRow, type ItemRow, type SkuRow } from './item.repository.ts';
 import {
   createItemInput,
+  deleteItemsInput,
   ITEM_SORTS,
   ITEM_STATUSES,
   idempotencyKey,
   listItemsInput,
   updateItemInput,
 } from './item.schema.ts';
-import { createItem, deleteItem, type ItemPage, itemFacets, listItemPage, updateItem } from './item.service.ts';
+import {
+  createItem,
+  deleteItem,
+  deleteItems,
+  type ItemPage,
+  itemFacets,
+  listItemPage,
+  updateItem,
+} from './item.service.ts';
 import { expectedVersion } from './item-admin.schema.ts';
 
 export const SkuType = builder.objectRef<SkuRow>('Sku').implement({
@@ -278,5 +287,16 @@ builder.mutationFields((t) => ({
     authScopes: { catalogWrite: true },
     args: { id: t.arg.int({ required: true }), expectedVersion: t.arg.int(EXPECTED_VERSION).validate(expectedVersion) },
     resolve: (_root, args, ctx) => deleteItem(ctx, args.id, args.expectedVersion ?? undefined),
+  }),
+  deleteItems: t.int({
+    description:
+      'Admin: deletes every listed item as `deleteItem` does (one `item.delete` audit entry each), all in one ' +
+      'transaction; answers how many were deleted. An unknown id → VALIDATION_FAILED on `ids`, nothing deleted.',
+    authScopes: { catalogWrite: true },
+    args: t.validate(
+      { ids: t.arg.intList({ required: true, description: '1..1000 item ids (a repeated id counts once).' }) },
+      deleteItemsInput,
+    ),
+    resolve: (_root, args, ctx) => deleteItems(ctx, args.ids),
   }),
 }));

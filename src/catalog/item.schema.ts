@@ -199,15 +199,18 @@ export const updateItemInput = z.object({
 });
 export type UpdateItemInput = z.output<typeof updateItemInput>;
 
-/** The arguments of `setItemsStatus`: 1..1000 item ids (each once) and the status they get. */
-export const setItemsStatusInput = z.object({
-  ids: z
-    .array(int(1, INT32_MAX, 'must be a positive integer'), { error: 'must be an array' })
-    .min(1, listRule('must have at least 1 entry'))
-    .max(1000, listRule('must have at most 1000 entries'))
-    .transform((ids) => [...new Set(ids)]),
-  status,
-});
+/** 1..1000 item ids, each kept once: the items a bulk write (`setItemsStatus`, `deleteItems`) acts on. */
+const itemIds = z
+  .array(int(1, INT32_MAX, 'must be a positive integer'), { error: 'must be an array' })
+  .min(1, listRule('must have at least 1 entry'))
+  .max(1000, listRule('must have at most 1000 entries'))
+  .transform((ids) => [...new Set(ids)]);
+
+/** The arguments of `setItemsStatus`: the items and the status they get. */
+export const setItemsStatusInput = z.object({ ids: itemIds, status });
+
+/** The argument of `deleteItems`. */
+export const deleteItemsInput = z.object({ ids: itemIds });
 
 export const idempotencyKey = text()
   .min(1, rule('must not be empty'))

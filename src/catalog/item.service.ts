@@ -12,11 +12,12 @@ import type { ItemFilter } from '../search/item-query.ts';
 import { compiledKeyword } from '../search/keyword.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
 import { ITEM_ROW_JSON } from './catalog-json.ts';
-import { catalogWrite, type Tx } from './catalog-write.ts';
+import { catalogWrite, catalogWriteAll, type Tx } from './catalog-write.ts';
 import { freeHandleOfName } from './handles.ts';
 import { createOnce } from './idempotency.ts';
 import { findItemJson, findItemPageJson, type ItemRow } from './item.repository.ts';
 import { type CreateItemInput, type ListItemsInput, scheduleError, type UpdateItemInput } from './item.schema.ts';
+import { lockItems } from './item-status.service.ts';
 
 /** One page of the public list; a page past the end is empty, with the right total. */
 export async function listItemPage(ctx: RequestContext, input: ListItemsInput): Promise<ItemPage> {
@@ -214,15 +215,33 @@ export async function updateItem(
   }
 }
 
+/** The statement of an item's delete, shared by `deleteItem` and `deleteItems`: SKUs and images cascade. */
+const deleteRow = (id: number) => async (tx: Tx) => {
+  const { count } = await tx.item.deleteMany({ where: { id } });
+  if (count === 0) throw notFound('item');
+  return id;
+};
+
 /**
  * Deletes an item with its SKUs and images (they cascade); it vanishes from every read. With
  * `expectedVersion`, only while the item is at that version.
  */
 export async function deleteItem(ctx: RequestContext, id: number, expectedVersion?: number): Promise<true> {
-  await catalogWrite(ctx, { ...DELETED, id, expectedVersion }, async (tx) => {
-    const { count } = await tx.item.deleteMany({ where: { id } });
-    if (count === 0) throw notFound('item');
-    return id;
-  });
+  await catalogWrite(ctx, { ...DELETED, id, expectedVersion }, deleteRow(id));
   return true;
+}
+
+/**
+ * Deletes every item of `ids` (each once, 1..1000) in ONE transaction, each exactly as `deleteItem`
+ * deletes it (its own `item.delete` entry); an unknown id → VALIDATION_FAILED on `ids`, nothing
+ * deleted. Answers how many were deleted.
+ */
+export async function deleteItems(ctx: RequestContext, ids: number[]): Promise<number> {
+  const deleted = await catalogWriteAll(
+    ctx,
+    async (tx) => void (await lockItems(tx, ids)),
+    // In id order, the order the rows were locked in.
+    [...ids].sort((a, b) => a - b).map((id) => ({ ...DELETED, id, write: deleteRow(id) })),
+  );
+  return deleted.length;
 }

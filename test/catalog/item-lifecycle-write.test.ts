@@ -1,7 +1,8 @@
 /**
  * Contract §12.1, the write side: every Item answer shows `status`, `publish_at`, `unpublish_at`,
  * `handle` and `version`; creation and `updateItem` take status, schedule and handle (handles made
- * from the name when left out, unique, compared case-insensitively); `setItemsStatus` in bulk; the
+ * from the name when left out, unique, compared case-insensitively); `setItemsStatus` and `deleteItems`
+ * in bulk; the
  * audit entries of each (§12.2); every refusal is a 400 VALIDATION_FAILED naming its field, with
  * nothing written — over REST and GraphQL alike.
  */
@@ -29,6 +30,7 @@ let category: { id: number; name: string; parentId: number | null; sortOrder: nu
 
 const SET_ITEMS_STATUS = /* GraphQL */ `
   mutation SetItemsStatus($ids: [Int!]!, $status: ItemStatus!) { setItemsStatus(ids: $ids, status: $status) }`;
+const DELETE_ITEMS = /* GraphQL */ `mutation DeleteItems($ids: [Int!]!) { deleteItems(ids: $ids) }`;
 
 beforeAll(async () => {
   app = await startTestApp({ LOGIN_IP_PER_MINUTE: '1000' });
@@ -57,6 +59,24 @@ async function updated(id: number, input: Record<string, unknown>) {
 function expectGqlFields(res: ApiResponse, fields: string[]) {
   expect(gqlCode(res), res.text).toBe('VALIDATION_FAILED');
   expect(gqlErrorFields(res)).toEqual(fields);
+}
+
+/** 1000 items written straight into the database (handles `<prefix>-0` …), for the bulk writes' limit; their ids. */
+async function thousandItems(prefix: string): Promise<number[]> {
+  await app.db.prisma.item.createMany({
+    data: Array.from({ length: 1000 }, (_, i) => ({
+      name: `${prefix} ${i}`,
+      categoryId: category.id,
+      price: '1.00',
+      stock: 1,
+      handle: `${prefix}-${i}`,
+    })),
+  });
+  const rows = await app.db.prisma.item.findMany({
+    where: { handle: { startsWith: `${prefix}-` } },
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
 }
 
 const stored = (id: number) =>
@@ -429,18 +449,7 @@ describe('setItemsStatus', () => {
   });
 
   it('when 1000 items are given, then all change in one call', async () => {
-    await app.db.prisma.item.createMany({
-      data: Array.from({ length: 1000 }, (_, i) => ({
-        name: `Bulk ${i}`,
-        categoryId: category.id,
-        price: '1.00',
-        stock: 1,
-        handle: `bulk-status-${i}`,
-      })),
-    });
-    const ids = (
-      await app.db.prisma.item.findMany({ where: { handle: { startsWith: 'bulk-status-' } }, select: { id: true } })
-    ).map((r) => r.id);
+    const ids = await thousandItems('bulk-status');
     const res = await gql(SET_ITEMS_STATUS, { ids, status: 'draft' });
     expect(res.body, res.text).toEqual({ data: { setItemsStatus: 1000 } });
     expect(await app.db.prisma.item.count({ where: { id: { in: ids }, status: 'draft' } })).toBe(1000);
@@ -463,6 +472,87 @@ describe('setItemsStatus', () => {
   it('when called without a token, then UNAUTHENTICATED', async () => {
     const res = await app.graphql(SET_ITEMS_STATUS, { ids: [1], status: 'active' });
     expect(gqlCode(res)).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('deleteItems', () => {
+  const exists = async (id: number) => (await app.db.prisma.item.count({ where: { id } })) === 1;
+
+  it('when items are deleted in bulk, then it answers how many, each vanishes from every read, and repeated ids count once', async () => {
+    const a = await created({ status: 'draft', skus: [{ sku_code: 'BULK-DEL-A', price: 3, stock: 1 }] });
+    const b = await created({ images: ['https://cdn.example.com/bulk-del.jpg'] });
+    const keep = await created();
+    await app.request(`/api/v1/items/${b.id}`); // cached now, as a public read may be
+    const res = await gql(DELETE_ITEMS, { ids: [b.id, a.id, b.id] });
+    expect(res.body, res.text).toEqual({ data: { deleteItems: 2 } });
+    expect((await app.request(`/api/v1/items/${b.id}`)).status).toBe(404);
+    expect((await gql('query ($id: Int!) { adminItem(id: $id) { id } }', { id: a.id })).body.data.adminItem).toBeNull();
+    expect(await exists(a.id)).toBe(false);
+    expect(await app.db.prisma.sku.count({ where: { itemId: a.id } })).toBe(0);
+    expect(await app.db.prisma.itemImage.count({ where: { itemId: b.id } })).toBe(0);
+    expect(await exists(keep.id)).toBe(true);
+  });
+
+  it('when an id is unknown, then VALIDATION_FAILED on ids naming it, and nothing is deleted', async () => {
+    const a = await created();
+    const b = await created();
+    const res = await gql(DELETE_ITEMS, { ids: [a.id, 999_997, b.id] });
+    expectGqlFields(res, ['ids']);
+    expect(res.body.errors[0].extensions.errors[0].message).toContain('999997');
+    expect(await exists(a.id)).toBe(true);
+    expect(await exists(b.id)).toBe(true);
+  });
+
+  it('when no ids, more than 1000 ids or a non-positive id are given, then VALIDATION_FAILED on ids', async () => {
+    expectGqlFields(await gql(DELETE_ITEMS, { ids: [] }), ['ids']);
+    expectGqlFields(await gql(DELETE_ITEMS, { ids: Array.from({ length: 1001 }, (_, i) => i + 1) }), ['ids']);
+    expectGqlFields(await gql(DELETE_ITEMS, { ids: [0] }), ['ids[0]']);
+  });
+
+  it('when items are deleted in bulk, then each has one item.delete entry exactly as deleteItem writes it, and nothing else is recorded', async () => {
+    const fields = { name: 'Audited delete', status: 'draft', skus: [{ sku_code: 'AUD-DEL', price: 2, stock: 3 }] };
+    const one = await created(fields);
+    const two = await created(fields);
+    const three = await created(fields);
+    expect((await gql('mutation ($id: Int!) { deleteItem(id: $id) }', { id: one.id })).body.data).toEqual({
+      deleteItem: true,
+    });
+    const before = await app.db.prisma.auditEntry.count();
+    expect((await gql(DELETE_ITEMS, { ids: [two.id, three.id] })).body.data).toEqual({ deleteItems: 2 });
+    expect(await app.db.prisma.auditEntry.count()).toBe(before + 2);
+    const [single] = await auditEntries(app, owner, { action: 'item.delete', targetId: one.id });
+    const comparable = (entry: typeof single) => {
+      const { handle: _handle, ...changes } = entry!.changes as Record<string, unknown>;
+      return { action: entry!.action, actor: entry!.actor, changes };
+    };
+    for (const item of [two, three]) {
+      const entries = await auditEntries(app, owner, { targetType: 'item', targetId: item.id });
+      expect(entries.map((e) => e.action).sort()).toEqual(['item.create', 'item.delete']);
+      const deleted = entries.find((e) => e.action === 'item.delete')!;
+      expect(deleted.target).toEqual({ type: 'item', id: item.id });
+      expect((deleted.changes as Record<string, unknown>).handle).toEqual([item.handle, null]);
+      expect(comparable(deleted)).toEqual(comparable(single));
+    }
+  });
+
+  it('when 1000 items are given, then all are deleted in one call', async () => {
+    const ids = await thousandItems('bulk-delete');
+    const res = await gql(DELETE_ITEMS, { ids });
+    expect(res.body, res.text).toEqual({ data: { deleteItems: 1000 } });
+    expect(await app.db.prisma.item.count({ where: { id: { in: ids } } })).toBe(0);
+  });
+
+  it('when a support or viewer admin calls it, then FORBIDDEN and nothing is deleted; a catalog_manager may', async () => {
+    const a = await created();
+    for (const role of ['support', 'viewer'] as const) {
+      const admin = await makeAdmin(app, { role, password: 'role-password-123' });
+      const token = await loginAsAdmin(app, { username: admin.username, password: 'role-password-123' });
+      expect(gqlCode(await gql(DELETE_ITEMS, { ids: [a.id] }, token))).toBe('FORBIDDEN');
+    }
+    expect(await exists(a.id)).toBe(true);
+    const manager = await makeAdmin(app, { role: 'catalog_manager', password: 'role-password-123' });
+    const token = await loginAsAdmin(app, { username: manager.username, password: 'role-password-123' });
+    expect((await gql(DELETE_ITEMS, { ids: [a.id] }, token)).body.data).toEqual({ deleteItems: 1 });
   });
 });
 

@@ -66,6 +66,7 @@ const CONTRACT_OPERATIONS: Record<string, string> = {
   updateItem: 'catalogWrite',
   deleteItem: 'catalogWrite',
   setItemsStatus: 'catalogWrite', // §12.1
+  deleteItems: 'catalogWrite', // the console's bulk delete (§15)
   adjustStock: 'catalogWrite', // §12.3
   startImport: 'catalogWrite', // §13.2
   cancelImport: 'catalogWrite',

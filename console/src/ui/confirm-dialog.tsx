@@ -2,8 +2,7 @@
  * A confirmation before something that cannot be undone (bulk delete, revoke a key, delete a
  * category): the native `<dialog>` opened with `showModal()`, so the browser moves focus in, keeps it
  * there, closes on Esc and returns focus to the control that opened it — no focus-trap code of ours.
- * The safe choice (Cancel) comes first, so `showModal()` gives it the initial focus; the destructive
- * one is styled as such.
+ * The safe choice (Cancel) has the initial focus; the destructive one is styled as such.
  */
 import { Trans } from '@lingui/react/macro';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
@@ -15,8 +14,10 @@ interface ConfirmDialogProps {
   /** The confirming button's text ("Delete 3 items"): it names the action, never just "OK". */
   confirmLabel: string;
   destructive?: boolean;
-  /** While the action runs: both buttons disabled, the dialog stays open. */
+  /** While the action runs: every button disabled, the dialog stays open. */
   busy?: boolean;
+  /** A second way out besides Cancel and the confirming one ("Reload" beside "Overwrite"). */
+  alternative?: { label: string; onChoose: () => void };
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -28,6 +29,7 @@ export function ConfirmDialog({
   confirmLabel,
   destructive,
   busy,
+  alternative,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -55,9 +57,15 @@ export function ConfirmDialog({
       <h2 id={titleId}>{title}</h2>
       {children && <div id={bodyId}>{children}</div>}
       <div className="button-row">
-        <button type="button" className="button" disabled={busy} onClick={onCancel}>
+        {/* biome-ignore lint/a11y/noAutofocus: in a modal <dialog>, autofocus is how the safe choice gets the focus (the dialog focusing steps) */}
+        <button type="button" className="button" autoFocus disabled={busy} onClick={onCancel}>
           <Trans>Cancel</Trans>
         </button>
+        {alternative && (
+          <button type="button" className="button" disabled={busy} onClick={alternative.onChoose}>
+            {alternative.label}
+          </button>
+        )}
         <button
           type="button"
           className={`button ${destructive ? 'danger' : 'primary'}`}

@@ -1,9 +1,12 @@
 /**
- * The items table: a row per item from its fragment, and column headers that sort (a button in the
- * header, `aria-sort` on the sorted column).
+ * The items table: a row per item from its fragment (its name links to the editor), column headers
+ * that sort (a button in the header, `aria-sort` on the sorted column) and, where the admin may
+ * change items, a checkbox per row and one for the whole page.
  */
 import { useLingui } from '@lingui/react';
 import { Trans, useLingui as useLinguiMacro } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
 import { type FragmentOf, graphql, readFragment } from '../../../../gql/graphql.ts';
 import { useStatusName } from '../../../../ui/status-name.ts';
 
@@ -40,18 +43,28 @@ const SORTS: Record<'name' | 'price' | 'created', SortColumn> = {
   created: { next: () => 'newest', state: (s) => (s === 'newest' ? 'descending' : undefined) },
 };
 
+/** The rows chosen for a bulk action, and how to change the choice. */
+export interface RowSelection {
+  selected: ReadonlySet<number>;
+  onToggle: (id: number, on: boolean) => void;
+  onToggleAll: (on: boolean) => void;
+}
+
 export function ItemsTable({
   items,
   sort,
   onSort,
   busy,
   captionId,
+  selection,
 }: {
   items: ReadonlyArray<FragmentOf<typeof ItemRow>>;
   sort: ItemSort;
   onSort: (sort: ItemSort) => void;
   busy: boolean;
   captionId: string;
+  /** Absent: no checkboxes (a role that may not change items). */
+  selection?: RowSelection;
 }) {
   const { i18n } = useLingui();
   const { t } = useLinguiMacro();
@@ -81,6 +94,11 @@ export function ItemsTable({
       <table aria-busy={busy}>
         <thead>
           <tr>
+            {selection && (
+              <th scope="col" className="select-cell">
+                <SelectAll items={items} selection={selection} />
+              </th>
+            )}
             {header('name', t`Name`)}
             <th scope="col">
               <Trans>Status</Trans>
@@ -100,8 +118,20 @@ export function ItemsTable({
             const item = readFragment(ItemRow, masked);
             return (
               <tr key={item.id}>
+                {selection && (
+                  <td className="select-cell">
+                    <input
+                      type="checkbox"
+                      aria-label={t`Select ${item.name}`}
+                      checked={selection.selected.has(item.id)}
+                      onChange={(e) => selection.onToggle(item.id, e.target.checked)}
+                    />
+                  </td>
+                )}
                 <td>
-                  <span className="item-name">{item.name}</span>
+                  <Link to="/items/$id" params={{ id: String(item.id) }} className="item-name">
+                    {item.name}
+                  </Link>
                   <span className="muted handle">{item.handle}</span>
                 </td>
                 <td>
@@ -117,5 +147,31 @@ export function ItemsTable({
         </tbody>
       </table>
     </section>
+  );
+}
+
+/** The page's checkbox: checked when every row is, mixed when some are. */
+function SelectAll({
+  items,
+  selection,
+}: {
+  items: ReadonlyArray<FragmentOf<typeof ItemRow>>;
+  selection: RowSelection;
+}) {
+  const { t } = useLinguiMacro();
+  const box = useRef<HTMLInputElement>(null);
+  const chosen = items.filter((masked) => selection.selected.has(readFragment(ItemRow, masked).id)).length;
+  const all = items.length > 0 && chosen === items.length;
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = chosen > 0 && !all;
+  }, [chosen, all]);
+  return (
+    <input
+      ref={box}
+      type="checkbox"
+      aria-label={t`Select all items on this page`}
+      checked={all}
+      onChange={(e) => selection.onToggleAll(e.target.checked)}
+    />
   );
 }
