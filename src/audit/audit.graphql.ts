@@ -12,7 +12,11 @@ export type ActorFields = Pick<AuditEntry, 'actorType' | 'actorId' | 'actorName'
 export const AuditActorType = builder.objectRef<ActorFields>('AuditActor').implement({
   description: 'Who acted: an admin, an API key, an operator at the CLI, or anonymous (a failed login).',
   fields: (t) => ({
-    type: t.string({ description: '`admin`, `api_key`, `cli` or `anonymous`.', resolve: (e) => e.actorType }),
+    type: t.string({
+      description:
+        '`admin`, `api_key`, `cli`, `anonymous` (a failed login) or `system` (the service itself: a webhook disabled after 5 days of failures).',
+      resolve: (e) => e.actorType,
+    }),
     id: t.int({ nullable: true, resolve: (e) => e.actorId }),
     name: t.string({
       nullable: true,
@@ -26,7 +30,7 @@ const AuditTargetType = builder.objectRef<AuditEntry>('AuditTarget').implement({
   description: 'What was acted on.',
   fields: (t) => ({
     type: t.string({
-      description: '`item`, `category`, `customer`, `admin`, `api_key` or `synonym_group`.',
+      description: '`item`, `category`, `customer`, `admin`, `api_key`, `synonym_group` or `webhook`.',
       resolve: (e) => e.targetType,
     }),
     id: t.int({ nullable: true, resolve: (e) => e.targetId }),

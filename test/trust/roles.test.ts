@@ -92,6 +92,15 @@ const CONTRACT_OPERATIONS: Record<string, string> = {
   createApiKey: 'owner',
   revokeApiKey: 'owner',
   auditLog: 'owner',
+  events: 'catalogRead', // §14.1
+  webhooks: 'owner', // §14.2
+  webhookDeliveries: 'owner',
+  createWebhook: 'owner',
+  updateWebhook: 'owner',
+  deleteWebhook: 'owner',
+  rotateWebhookSecret: 'owner',
+  redeliverEvent: 'owner',
+  sendTestEvent: 'owner',
 };
 
 type Field = GraphQLField<unknown, unknown>;
