@@ -219,6 +219,7 @@ export async function deliver(deps: DeliveryDeps, job: DeliveryJob, jobId: strin
     return row!.id;
   });
 
+  log.debug({ webhook_id: job.webhookId, event_id: job.eventId, pid: process.pid }, 'webhook attempt: sending');
   const at = new Date();
   const body = bodyOf(event);
   const secrets = webhook.previous ? [webhook.secret, webhook.previous] : [webhook.secret];

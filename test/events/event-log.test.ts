@@ -144,7 +144,7 @@ describe('the events of each change (contract §14.1)', () => {
     ]);
   });
 
-  it('when statuses change in bulk and stock is adjusted, then each item changed has its item.updated (and published) event', async () => {
+  it('when statuses change and items are deleted in bulk, then each item has its item.updated (and published) or item.deleted event', async () => {
     const [a, b] = [await createItem({ status: 'draft' }), await createItem({ status: 'draft' })];
     const after = await lastSeq();
     const bulk = await app.graphql(
@@ -159,6 +159,19 @@ describe('the events of each change (contract §14.1)', () => {
       ['item.published', a.id],
       ['item.updated', b.id],
       ['item.published', b.id],
+    ]);
+    // Deleted in bulk: one item.deleted each, in the one transaction.
+    const before = await lastSeq();
+    const deleted = await app.graphql(
+      `mutation($ids: [Int!]!) { deleteItems(ids: $ids) }`,
+      { ids: [a.id, b.id] },
+      { token: owner },
+    );
+    expect(deleted.body.data?.deleteItems, deleted.text).toBe(2);
+    const gone = await feed(`?after=${before}`);
+    expect(gone.events.map((e) => [e.type, e.data])).toEqual([
+      ['item.deleted', { item: { id: a.id, handle: a.handle } }],
+      ['item.deleted', { item: { id: b.id, handle: b.handle } }],
     ]);
   });
 

@@ -9,7 +9,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectProblem, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
+import { loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { makeCategory } from '../helpers/catalog.ts';
 import { itemBody, postItem } from '../helpers/catalog-admin.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
