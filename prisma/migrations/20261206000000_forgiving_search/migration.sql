@@ -1,0 +1,50 @@
+-- Forgiving search (contract §9.6; src/search/forgiving.ts): a typed word that is one or two edits
+-- from a word of the catalogue also finds it. Its candidates come from this vocabulary — every whole
+-- word of letters a-z in the search documents (their words and pinyin, from `lookup`), with the
+-- number of documents holding it — never from the documents themselves, so finding them costs in
+-- proportion to the catalogue's words, not its items.
+CREATE EXTENSION IF NOT EXISTS "fuzzystrmatch";
+
+CREATE TABLE "search_words" (
+    "word" TEXT NOT NULL,
+    "items" INTEGER NOT NULL,
+
+    CONSTRAINT "search_words_pkey" PRIMARY KEY ("word")
+);
+
+-- Kept by triggers on the documents, whatever writes them (the indexer, a deleted item's cascade, a
+-- TRUNCATE), under the one-word index's lock (migration 20261130000000_token_counts), which catalogue
+-- writes take first.
+CREATE FUNCTION "search_words_counted"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "search_index_lock"();
+  IF TG_OP = 'TRUNCATE' THEN
+    DELETE FROM "search_words";
+    RETURN NULL;
+  END IF;
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    UPDATE "search_words" w SET items = w.items - o.n
+      FROM (SELECT e AS word, count(*)::int AS n FROM old_rows, unnest(old_rows.lookup) e
+             WHERE e ~ '^[a-z]+$' GROUP BY e) o
+     WHERE w.word = o.word;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO "search_words" (word, items)
+    SELECT e, count(*)::int FROM new_rows, unnest(new_rows.lookup) e WHERE e ~ '^[a-z]+$' GROUP BY e
+    ON CONFLICT (word) DO UPDATE SET items = "search_words".items + EXCLUDED.items;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "search_words_counted_insert" AFTER INSERT ON "item_search_documents"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "search_words_counted"();
+CREATE TRIGGER "search_words_counted_delete" AFTER DELETE ON "item_search_documents"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "search_words_counted"();
+CREATE TRIGGER "search_words_counted_update" AFTER UPDATE ON "item_search_documents"
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "search_words_counted"();
+CREATE TRIGGER "search_words_counted_truncate" AFTER TRUNCATE ON "item_search_documents"
+  FOR EACH STATEMENT EXECUTE FUNCTION "search_words_counted"();
+
+INSERT INTO "search_words" (word, items)
+SELECT e, count(*)::int FROM "item_search_documents", unnest(lookup) e WHERE e ~ '^[a-z]+$' GROUP BY e;
