@@ -15,8 +15,8 @@
  *   and a word also matches its two halves when both are words of the catalogue (`tshirt` → `t shirt`).
  *
  * The candidates come from the catalogue's vocabulary (`search_words`, kept by triggers on the
- * documents; the one-word index's `search_token_counts`) in one statement per keyword, never from
- * the items; the answer is kept per catalogue generation (ForgivingCache), as the synonym groups are.
+ * documents; for Chinese terms the one-word index's `search_token_counts`) in one statement per
+ * keyword, never from the items; the answer is kept per catalogue generation (ForgivingCache), as the synonym groups are.
  */
 import damerauLevenshtein from 'damerau-levenshtein';
 import type { SqlReader } from '../db/database.ts';
@@ -41,10 +41,12 @@ export const MAX_NEAR_WORDS = 8;
 
 /** What a keyword's forgiving needs to know of the vocabulary (`questionsOf`), and its answer. */
 export interface VocabularyQuestions {
-  /** Tokens of the one-word index (Chinese terms, typed starts): does a visible item hold it? */
+  /** Chinese terms (tokens of the one-word index): does a visible item's text hold it? */
   tokens: string[];
   /** Whole words: does a document hold it? */
   words: string[];
+  /** Does a document hold a word starting with it? */
+  starts: string[];
   /** Words within `edits` of `term` (a superset: `levenshtein_less_equal` ≤ 2 × edits). */
   near: Array<{ term: string; edits: number }>;
 }
@@ -52,6 +54,7 @@ export interface VocabularyQuestions {
 export interface VocabularyAnswers {
   tokens: ReadonlySet<string>;
   words: ReadonlySet<string>;
+  starts: ReadonlySet<string>;
   /** Per term, its candidates with the documents holding each. */
   near: ReadonlyMap<string, ReadonlyArray<{ word: string; items: number }>>;
 }
@@ -107,13 +110,14 @@ const halves = (word: string): Array<[string, string]> =>
 
 /**
  * Whether a word is in the catalogue: as a whole word (`words`), or — for the last term, which also
- * matches the start of a word (§9.1) — as the start of one (`tokens`).
+ * matches the start of a word (§9.1) — as the start of one (`starts`). Both ask the vocabulary of
+ * whole words: the one-word index's tokens also hold every piece of a name (`erino` of merino).
  */
-const asked = (prefix: boolean) => (prefix ? 'tokens' : 'words');
+const asked = (prefix: boolean) => (prefix ? 'starts' : 'words');
 
 /** What forgiving `search` needs to ask the vocabulary (nothing: no statement). */
 export function questionsOf(search: KeywordSearch): VocabularyQuestions {
-  const questions: VocabularyQuestions = { tokens: [], words: [], near: [] };
+  const questions: VocabularyQuestions = { tokens: [], words: [], starts: [], near: [] };
   for (const spellings of search.terms) {
     const own = ownAtom(spellings);
     if (own.chinese) {
@@ -136,15 +140,24 @@ export function questionsOf(search: KeywordSearch): VocabularyQuestions {
   return questions;
 }
 
-export const hasQuestions = (q: VocabularyQuestions) => q.tokens.length + q.words.length + q.near.length > 0;
+export const hasQuestions = (q: VocabularyQuestions) =>
+  q.tokens.length + q.words.length + q.starts.length + q.near.length > 0;
 
 /** The vocabulary's answers, in one statement. */
 export async function askVocabulary(sql: SqlReader, questions: VocabularyQuestions): Promise<VocabularyAnswers> {
-  const rows = await sql.query<{ kind: 'token' | 'word' | 'near'; word: string; term: string | null; items: number }>(
+  const rows = await sql.query<{
+    kind: 'token' | 'word' | 'start' | 'near';
+    word: string;
+    term: string | null;
+    items: number;
+  }>(
     `SELECT 'token' AS kind, token AS word, NULL::text AS term, items FROM search_token_counts
       WHERE token = ANY($1::text[]) AND items > 0
      UNION ALL
      SELECT 'word', word, NULL, items FROM search_words WHERE word = ANY($2::text[]) AND items > 0
+     UNION ALL
+     SELECT 'start', s, NULL, 0 FROM unnest($5::text[]) s
+      WHERE EXISTS (SELECT 1 FROM search_words w WHERE starts_with(w.word, s) AND w.items > 0)
      UNION ALL
      SELECT 'near', w.word, q.term, w.items
        FROM unnest($3::text[], $4::int[]) q(term, edits)
@@ -156,6 +169,7 @@ export async function askVocabulary(sql: SqlReader, questions: VocabularyQuestio
       [...new Set(questions.words)],
       questions.near.map((n) => n.term),
       questions.near.map((n) => n.edits),
+      [...new Set(questions.starts)],
     ],
   );
   const near = new Map<string, Array<{ word: string; items: number }>>();
@@ -167,6 +181,7 @@ export async function askVocabulary(sql: SqlReader, questions: VocabularyQuestio
   return {
     tokens: new Set(rows.filter((r) => r.kind === 'token').map((r) => r.word)),
     words: new Set(rows.filter((r) => r.kind === 'word').map((r) => r.word)),
+    starts: new Set(rows.filter((r) => r.kind === 'start').map((r) => r.word)),
     near,
   };
 }
@@ -190,7 +205,7 @@ const forgiven = (atoms: Atom[]): Spelling => ({ atoms, synonym: false, forgiven
 /** `search` with the spellings §9.6 adds, given the vocabulary's answers; `search` itself when none. */
 export function forgive(search: KeywordSearch, answers: VocabularyAnswers): KeywordSearch {
   const added = search.terms.map(() => [] as Spelling[]);
-  const isIn = (word: string, prefix: boolean) => (prefix ? answers.tokens : answers.words).has(word);
+  const isIn = (word: string, prefix: boolean) => (prefix ? answers.starts : answers.words).has(word);
   const homophones = (text: string) => {
     const pinyin = syllablesOf(text).join('');
     return pinyin ? [forgiven([{ text: pinyin, chinese: false, prefix: false, pinyin: true }])] : [];

@@ -7,6 +7,8 @@
  */
 import damerauLevenshtein from 'damerau-levenshtein';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledKeyword } from '../../src/search/keyword.ts';
+import { oneWordToken } from '../../src/search/postings.ts';
 import { gqlCode, loginAsAdmin } from '../helpers/accounts.ts';
 import { makeCategory, makeItem } from '../helpers/catalog.ts';
 import { expectCountsAreTotals, type ListQuery, listItems } from '../helpers/facet-counts.ts';
@@ -38,7 +40,12 @@ beforeAll(async () => {
   await item('Trial kit', 'Gear', { price: '15.00' });
   await item('Summit lantern', 'Gear', { price: '45.00' });
   // Newest of the forgiven ones for `trial`, yet found only in its description: it ranks last.
-  await item('Camp stool', 'Gear', { price: '25.00', description: 'Light enough for any trail.' });
+  await item('Camp stool', 'Gear', {
+    price: '25.00',
+    description: 'Light enough for any trail.',
+    // The word `s`: `summit` must not split into `s` + `ummit` (a piece of a name, not a word's start).
+    skus: [{ skuCode: 'CS-1', specs: { size: 'S' } }],
+  });
   await item('蓝牙耳机 Pro', '耳机', { price: '1499.00' });
   await item('篮球 训练款', '球类', { price: '199.00' });
   await item('Cotton t-shirt', 'T-shirts', { price: '29.00' });
@@ -166,6 +173,19 @@ describe('order, facets, totals, suggestions and the zero-results counter (contr
     expect(await counted()).toBe(before);
     expect(await search('qxzvwk')).toEqual([]);
     expect(await counted()).toBe(before + 1);
+  });
+});
+
+describe('what forgiving costs', () => {
+  it('when a word has no neighbour in the catalogue, then it gains no spelling, and the one-word index still answers it', async () => {
+    for (const keyword of ['summit', 'waterproof', 'lantern', 'kit', '蓝牙', 'boot']) {
+      const compiled = compiledKeyword(keyword);
+      expect(await app.services.forgiving.forgive(app.db.sql, compiled), keyword).toBe(compiled);
+      expect(oneWordToken(compiled), keyword).toBe(keyword);
+    }
+    // Its neighbour in the catalogue: `trial` (Trial kit) is one edit from `trail`.
+    const trial = await app.services.forgiving.forgive(app.db.sql, compiledKeyword('trial'));
+    expect(trial.terms[0]!.map((s) => s.atoms.map((a) => a.text).join(' '))).toEqual(['trial', 'trail']);
   });
 });
 

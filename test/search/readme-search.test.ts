@@ -42,6 +42,8 @@ const CLAIMS: Record<string, (res: ApiResponse) => Promise<void> | void> = {
   },
   '/api/v1/search/suggestions?limit=5&q=pao': (res) => expect(names(res)).toEqual(['轻量跑鞋 Air', '跑鞋 男士款']),
   // docs/search.md
+  '/api/v1/items?keyword=篮牙耳机': (res) => expect(names(res)).toEqual(['蓝牙耳机 Pro']),
+  '/api/v1/items?keyword=runer': (res) => expect(names(res)).toEqual(['Trail runner GTX']),
   '/api/v1/items?keyword=tra': (res) => expect(names(res).slice(0, 2)).toEqual(['Trail runner GTX', 'Trail boot']),
   '/api/v1/items?facets=true&spec=color:red&spec=color:blue&spec=size:42': (res) =>
     expect(names(res)).toEqual(['Trail boot']),
@@ -57,7 +59,8 @@ function searchExamples(file: string): string[] {
     const [path, query] = url.split('?') as [string, string | undefined];
     const params = new URLSearchParams(query);
     const command = line.split(' # ')[0]!;
-    for (const [, p] of command.matchAll(/--data-urlencode '([^']*)'/g)) params.append(...(p!.split('=') as [string, string]));
+    for (const [, p] of command.matchAll(/--data-urlencode '([^']*)'/g))
+      params.append(...(p!.split('=') as [string, string]));
     for (const [, p] of command.matchAll(/ -d ([^\s']+)/g)) params.append(...(p!.split('=') as [string, string]));
     if (!params.has('keyword') && !params.has('q') && !params.has('spec')) continue;
     params.sort();
@@ -73,9 +76,12 @@ describe('the search examples of the README and docs/search.md', () => {
     expect(new Set(examples)).toEqual(new Set(Object.keys(CLAIMS)));
   });
 
-  it.each(Object.keys(CLAIMS))('when %s is sent on the demo catalogue, then it answers what its comment says', async (request) => {
-    const res = await app.request(encodeURI(request));
-    expect(res.status, res.text).toBe(200);
-    await CLAIMS[request]!(res);
-  });
+  it.each(Object.keys(CLAIMS))(
+    'when %s is sent on the demo catalogue, then it answers what its comment says',
+    async (request) => {
+      const res = await app.request(encodeURI(request));
+      expect(res.status, res.text).toBe(200);
+      await CLAIMS[request]!(res);
+    },
+  );
 });
