@@ -12,7 +12,8 @@
  *   delete, substitute, swap two neighbours: optimal string alignment), of 9 or more two edits;
  *   shorter words, and words with digits (numbers, SKU codes), only as typed;
  * - two words written with a hyphen or a space also match their joined form (`t-shirt` → `tshirt`),
- *   and a word also matches its two halves when both are words of the catalogue (`tshirt` → `t shirt`).
+ *   and a word of 5 letters or more also matches its two halves when both are words of the catalogue
+ *   (`tshirt` → `t shirt`).
  *
  * The candidates come from the catalogue's vocabulary (`search_words`, kept by triggers on the
  * documents; for Chinese terms the one-word index's `search_token_counts`) in one statement per
@@ -104,9 +105,18 @@ function charRuns(search: KeywordSearch): Array<{ from: number; to: number; text
   return runs;
 }
 
-/** The two halves of `word` at each place, for the split rule. */
+/**
+ * Words shorter than this are not split: `shu` (typed on the way to shuihu) would be `s` + `hu*`
+ * wherever a size S and a pinyin hu exist — and every such spelling sends the keyword off the
+ * one-word index. Joined words worth splitting (`tshirt`, `ebook`, `raincoat`) are longer.
+ */
+export const MIN_SPLIT_LETTERS = 5;
+
+/** The two halves of `word` at each place, for the split rule (none for a word shorter than MIN_SPLIT_LETTERS). */
 const halves = (word: string): Array<[string, string]> =>
-  Array.from({ length: word.length - 1 }, (_, i) => [word.slice(0, i + 1), word.slice(i + 1)]);
+  word.length < MIN_SPLIT_LETTERS
+    ? []
+    : Array.from({ length: word.length - 1 }, (_, i) => [word.slice(0, i + 1), word.slice(i + 1)]);
 
 /**
  * Whether a word is in the catalogue: as a whole word (`words`), or — for the last term, which also

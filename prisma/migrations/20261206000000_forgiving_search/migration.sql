@@ -1,8 +1,9 @@
 -- Forgiving search (contract §9.6; src/search/forgiving.ts): a typed word that is one or two edits
--- from a word of the catalogue also finds it. Its candidates come from this vocabulary — every whole
--- word of letters a-z in the search documents (their words and pinyin, from `lookup`), with the
--- number of documents holding it — never from the documents themselves, so finding them costs in
--- proportion to the catalogue's words, not its items.
+-- from a word of the catalogue also finds it, and a joined word its halves. Its candidates come from
+-- this vocabulary — every whole word of letters a-z in the search documents' fields (names, category
+-- paths, SKU codes and specs, descriptions; not their pinyin, whose syllables would split every
+-- pinyin word: paoxie = pao + xie), with the number of documents holding it — never from the
+-- documents themselves, so finding them costs in proportion to the catalogue's words, not its items.
 CREATE EXTENSION IF NOT EXISTS "fuzzystrmatch";
 
 CREATE TABLE "search_words" (
@@ -24,13 +25,16 @@ BEGIN
   END IF;
   IF TG_OP IN ('DELETE', 'UPDATE') THEN
     UPDATE "search_words" w SET items = w.items - o.n
-      FROM (SELECT e AS word, count(*)::int AS n FROM old_rows, unnest(old_rows.lookup) e
+      FROM (SELECT e AS word, count(DISTINCT r.item_id)::int AS n
+              FROM old_rows r, unnest(string_to_array(r.name_words || r.category_words || r.sku_words || r.description_words, ' ')) e
              WHERE e ~ '^[a-z]+$' GROUP BY e) o
      WHERE w.word = o.word;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     INSERT INTO "search_words" (word, items)
-    SELECT e, count(*)::int FROM new_rows, unnest(new_rows.lookup) e WHERE e ~ '^[a-z]+$' GROUP BY e
+    SELECT e, count(DISTINCT r.item_id)::int
+      FROM new_rows r, unnest(string_to_array(r.name_words || r.category_words || r.sku_words || r.description_words, ' ')) e
+     WHERE e ~ '^[a-z]+$' GROUP BY e
     ON CONFLICT (word) DO UPDATE SET items = "search_words".items + EXCLUDED.items;
   END IF;
   RETURN NULL;
@@ -47,4 +51,6 @@ CREATE TRIGGER "search_words_counted_truncate" AFTER TRUNCATE ON "item_search_do
   FOR EACH STATEMENT EXECUTE FUNCTION "search_words_counted"();
 
 INSERT INTO "search_words" (word, items)
-SELECT e, count(*)::int FROM "item_search_documents", unnest(lookup) e WHERE e ~ '^[a-z]+$' GROUP BY e;
+SELECT e, count(DISTINCT d.item_id)::int
+  FROM "item_search_documents" d, unnest(string_to_array(d.name_words || d.category_words || d.sku_words || d.description_words, ' ')) e
+ WHERE e ~ '^[a-z]+$' GROUP BY e;
