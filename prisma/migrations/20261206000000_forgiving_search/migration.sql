@@ -6,8 +6,9 @@
 -- documents themselves, so finding them costs in proportion to the catalogue's words, not its items.
 CREATE EXTENSION IF NOT EXISTS "fuzzystrmatch";
 
+-- In byte order ("C"): a word's start is a range of the primary key (`word >= 'shi' AND word < 'shi{'`).
 CREATE TABLE "search_words" (
-    "word" TEXT NOT NULL,
+    "word" TEXT COLLATE "C" NOT NULL,
     "items" INTEGER NOT NULL,
 
     CONSTRAINT "search_words_pkey" PRIMARY KEY ("word")
