@@ -102,6 +102,9 @@ describe('Latin typos by length (contract §9.6)', () => {
     expect(await search('lantrn')).toEqual(['Summit lantern']); // delete
     expect(await search('lantarn')).toEqual(['Summit lantern']); // substitute
     expect(await search('lantren')).toEqual(['Summit lantern']); // swap neighbours
+    // At the first letter too (the vocabulary is read by first letter, and these separately).
+    for (const typo of ['antern', 'klantern', 'kantern', 'alntern'])
+      expect(await search(typo), typo).toEqual(['Summit lantern']);
     expect(edits('hedlamp', 'headlamp')).toBe(1);
     expect(await search('hedlamp')).toEqual(['Headlamp 400 lumen']);
     expect(edits('lnatren', 'lantern')).toBe(2);
