@@ -1,8 +1,9 @@
 /**
  * Search suggestions (contract §9.3): category and item names in which every word of `q` is found —
  * its last word as the start of a name word, Chinese as a substring, Latin also by the pinyin of the
- * name's Chinese words. Categories first (few: matched in Node from one small read), then items by
- * relevance (the search documents, name fields only).
+ * name's Chinese words, and by the spellings forgiving search adds (contract §9.6: a typo, a homophone,
+ * a joined word). Categories first (few: matched in Node from one small read), then items by relevance
+ * (the search documents, name fields only).
  */
 import type { SqlReader } from '../db/database.ts';
 import { memoBy } from '../memo.ts';
