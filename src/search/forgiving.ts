@@ -266,8 +266,12 @@ export function forgive(search: KeywordSearch, answers: VocabularyAnswers): Keyw
       return;
     }
     if (!isLatinWord(own)) return;
-    for (const word of nearWords(own.text, answers.near.get(own.text) ?? []))
+    for (const word of nearWords(own.text, answers.near.get(own.text) ?? [])) {
+      // The last term already matches every word it starts (`merin` → merino, as typed): such a
+      // spelling would find nothing more, and would send the keyword off the one-word index.
+      if (own.prefix && word.startsWith(own.text)) continue;
       added[k]!.push(forgiven([{ text: word, chinese: false, prefix: false }]));
+    }
     for (const [left, right] of halves(own.text)) {
       if (!answers.words.has(left) || !isIn(right, own.prefix)) continue;
       added[k]!.push(

@@ -186,6 +186,10 @@ describe('what forgiving costs', () => {
       expect(await app.services.forgiving.forgive(app.db.sql, compiled), keyword).toBe(compiled);
       expect(oneWordToken(compiled), keyword).toBe(keyword);
     }
+    // The last term matches the words it starts as typed: `lanter` → lantern needs no spelling.
+    const started = compiledKeyword('lanter');
+    expect(await app.services.forgiving.forgive(app.db.sql, started)).toBe(started);
+    expect(await search('lanter')).toEqual(['Summit lantern']);
     // Its neighbour in the catalogue: `trial` (Trial kit) is one edit from `trail`.
     const trial = await app.services.forgiving.forgive(app.db.sql, compiledKeyword('trial'));
     expect(trial.terms[0]!.map((s) => s.atoms.map((a) => a.text).join(' '))).toEqual(['trial', 'trail']);
