@@ -311,12 +311,12 @@ export class ForgivingCache {
   constructor(private readonly generations: Generations) {}
 
   async forgive(sql: SqlReader, search: KeywordSearch): Promise<KeywordSearch> {
-    const questions = questionsOf(search);
-    if (!hasQuestions(questions)) return search;
     const { enabled, generation } = this.generations;
     const kept = this.#kept.get(search);
     const fresh = enabled || performance.now() - (kept?.readAt ?? Number.NEGATIVE_INFINITY) < UNHEARD_MS;
     if (kept?.generation === generation && fresh) return kept.search;
+    const questions = questionsOf(search);
+    if (!hasQuestions(questions)) return search;
     const readAt = performance.now();
     const forgivenSearch = forgive(search, await askVocabulary(sql, questions));
     // Under the generation the read began in: a write during the read makes the next search ask again.
