@@ -13,8 +13,9 @@ import type { SqlReader } from '../src/db/database.ts';
 import { containsPattern } from '../src/db/like.ts';
 import { queryRows } from '../src/db/prepared.ts';
 import { type Facets, findFacets } from '../src/search/facets.ts';
+import { ForgivingCache } from '../src/search/forgiving.ts';
 import type { ItemFilter } from '../src/search/item-query.ts';
-import { compiledKeyword } from '../src/search/keyword.ts';
+import { compiledKeyword, type KeywordSearch } from '../src/search/keyword.ts';
 import { findSuggestions } from '../src/search/suggestions.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -105,6 +106,10 @@ export function startFloor(url: string, port: number, poolSize = 10) {
     kind: 'postgres',
     query: (text, params, options) => queryRows(pool, text, params, options),
   };
+  // Forgiving search (contract §9.6) as the service runs it with its cache off: the vocabulary asked
+  // at most once per keyword every 0.5 s (search/forgiving.ts).
+  const forgiving = new ForgivingCache({ enabled: false, generation: 0 });
+  const forgive = (search: KeywordSearch) => forgiving.forgive(reader, search);
   const server = createServer(async (req, res) => {
     try {
       const u = new URL(req.url ?? '/', 'http://floor');
@@ -136,7 +141,7 @@ export function startFloor(url: string, port: number, poolSize = 10) {
         }
         const filter: ItemFilter = {
           categoryId: category ?? undefined,
-          search: keyword ? compiledKeyword(keyword) : undefined,
+          search: keyword ? await forgive(compiledKeyword(keyword)) : undefined,
           minPrice: minPrice ?? undefined,
           maxPrice: maxPrice ?? undefined,
           inStock: inStock === 'true' ? true : undefined,
@@ -174,7 +179,7 @@ export function startFloor(url: string, port: number, poolSize = 10) {
         const limit = intParam(u.searchParams.get('limit'), 8, 1, 20);
         if (q.length < 1 || q.length > 100 || limit === undefined)
           return send(res, 400, problem(400, 'VALIDATION_FAILED'));
-        return send(res, 200, JSON.stringify({ suggestions: await findSuggestions(reader, q, limit) }));
+        return send(res, 200, JSON.stringify({ suggestions: await findSuggestions(reader, q, limit, { forgive }) }));
       }
       const m = u.pathname.match(/^\/api\/v1\/items\/(\d{1,9})$/);
       if (m) {

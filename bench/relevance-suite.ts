@@ -1,7 +1,7 @@
 /**
  * The relevance suite (contract §9.1): a catalogue of 360 items built from attributes (product type,
- * audience, brand, line, colours) and 60 queries — Chinese, mixed Chinese/Latin, pinyin, initials,
- * case and spacing typos, synonyms, spec values — each with a rule saying which items a shopper
+ * audience, brand, line, colours) and 79 queries — Chinese, mixed Chinese/Latin, pinyin, initials,
+ * case and spacing typos, synonyms, spec values, typos, homophones, Chinese and English together — each with a rule saying which items a shopper
  * would count as a right answer. The rule is written from the attributes, never from what search
  * returns. `npm test` runs it through the HTTP server (test/search/relevance.test.ts) and
  * `npm run bench` prints its scores: MRR (1 / rank of the first right answer, averaged) and
@@ -107,6 +107,10 @@ export const SUITE_SYNONYMS = [
   ['衣服', '服装', 'clothes'],
   ['sneakers', '运动鞋'],
   ['耳机', 'earphones', 'earbuds'],
+  // Chinese and English shop words joined (contract §9.6's demo groups, as a shop would keep them).
+  ['黑色', 'black'],
+  ['白色', 'white'],
+  ['儿童', 'kids'],
 ];
 
 const t = (zh: string) => (i: SuiteItem) => i.type.zh === zh;
@@ -120,7 +124,7 @@ const colour = (zh: string) => (i: SuiteItem) => i.colours.includes(zh);
 const line = (l: string) => (i: SuiteItem) => i.line === l;
 const category = (name: string) => (i: SuiteItem) => i.category.includes(name);
 
-/** 60 queries, each with the items that would answer it. */
+/** 79 queries, each with the items that would answer it. */
 export const SUITE_QUERIES: Array<{ q: string; kind: string; relevant: (i: SuiteItem) => boolean }> = [
   // Chinese words, in any order or joined
   { q: '跑鞋', kind: 'chinese', relevant: t('跑鞋') },
@@ -191,6 +195,28 @@ export const SUITE_QUERIES: Array<{ q: string; kind: string; relevant: (i: Suite
   { q: 'blue tee', kind: 'spec', relevant: and(t('T恤'), colour('蓝色')) },
   { q: '蓝色 头灯 儿童', kind: 'spec', relevant: and(t('头灯'), colour('蓝色'), audience('儿童')) },
   { q: 'red tent', kind: 'spec', relevant: and(t('帐篷'), colour('红色')) },
+  // typos (contract §9.6): one edit from 5 letters, two from 9
+  { q: 'hoddie', kind: 'typo', relevant: t('卫衣') },
+  { q: 'bakcpack', kind: 'typo', relevant: t('双肩包') },
+  { q: 'thermso', kind: 'typo', relevant: t('保温杯') },
+  { q: 'headlmap', kind: 'typo', relevant: t('头灯') },
+  { q: 'runing shoe', kind: 'typo', relevant: t('跑鞋') },
+  { q: 'terra bakpack', kind: 'typo', relevant: and(t('双肩包'), brand('Terra')) },
+  { q: 'basketbal shoe', kind: 'typo', relevant: t('篮球鞋') },
+  { q: 'apex hodie', kind: 'typo', relevant: and(t('卫衣'), brand('Apex')) },
+  // homophones (contract §9.6): a Chinese word typed with a character of the same pinyin
+  { q: '蓝芽耳机', kind: 'homophone', relevant: t('蓝牙耳机') },
+  { q: '篮牙耳机', kind: 'homophone', relevant: t('蓝牙耳机') },
+  { q: '羽戎服', kind: 'homophone', relevant: t('羽绒服') },
+  { q: '帐蓬', kind: 'homophone', relevant: t('帐篷') },
+  { q: '双间包', kind: 'homophone', relevant: t('双肩包') },
+  { q: '男士跑鞋 Nova', kind: 'chinese', relevant: and(t('跑鞋'), audience('男士'), brand('Nova')) },
+  // cross-language: a Chinese word and an English one of the same group (synonyms above)
+  { q: '黑色 hoodie', kind: 'cross-language', relevant: and(t('卫衣'), colour('黑色')) },
+  { q: 'black 跑鞋', kind: 'cross-language', relevant: and(t('跑鞋'), colour('黑色')) },
+  { q: 'kids 帐篷', kind: 'cross-language', relevant: and(t('帐篷'), audience('儿童')) },
+  { q: 'white 保温杯', kind: 'cross-language', relevant: and(t('保温杯'), colour('白色')) },
+  { q: '儿童 tent', kind: 'cross-language', relevant: and(t('帐篷'), audience('儿童')) },
 ];
 
 export interface SuiteScore {

@@ -143,7 +143,7 @@ export interface BenchResult {
   scenarios: Scenario[];
   /** Not measured by a `--million` run (search scenarios only). */
   startup?: { empty_ms: number; existing_ms: number };
-  /** The relevance suite (bench/relevance-suite.ts): 60 queries over 360 items. */
+  /** The relevance suite (bench/relevance-suite.ts): 79 queries over 360 items. */
   relevance?: { queries: number; mrr: number; precision_at_3: number; misses: string[] };
   /** Scenarios that could not run on this build, and why (the export route before it exists). */
   skipped?: Array<{ name: string; reason: string }>;

@@ -17,6 +17,7 @@ import { openRedis } from './db/redis.ts';
 import { type JobQueue, openJobQueue } from './jobs/job-queue.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './observability/metrics.ts';
+import { ForgivingCache } from './search/forgiving.ts';
 import { createSearchSlots, type SearchSlots } from './search/search-slots.ts';
 import { SynonymIndexCache } from './search/synonym-index.ts';
 
@@ -38,6 +39,8 @@ export interface Services {
   readonly catalogCache: CatalogCache;
   /** The synonym groups searches expand terms with, kept per catalogue generation (contract §9.4). */
   readonly synonyms: SynonymIndexCache;
+  /** Forgiving search's spellings of a keyword (contract §9.6), kept per catalogue generation. */
+  readonly forgiving: ForgivingCache;
   /** This process's Prometheus metrics (observability/metrics.ts). */
   readonly metrics: Metrics;
   /** Bounds the facet counts and spec-filtered lists each client runs at once (search/search-slots.ts). */
@@ -109,6 +112,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     wx: appId && secret ? createWxClient({ appId, secret, apiBase, log }) : undefined,
     catalogCache,
     synonyms: new SynonymIndexCache(catalogCache),
+    forgiving: new ForgivingCache(catalogCache),
     metrics,
     searchSlots: createSearchSlots(config.searchConcurrencyPerClient),
     jobs,

@@ -1,6 +1,7 @@
 /**
  * A small, believable demo catalogue seeded into an empty database in development, so a fresh
- * clone shows a working shop: a category tree, ~30 items (some with Chinese names), SKUs, images.
+ * clone shows a working shop: a category tree, ~30 items (some with Chinese names), SKUs, images, and
+ * synonym groups — holding every item the README's search examples name (test/search/readme-search.test.ts).
  */
 import type { Prisma } from '../db/database.ts';
 import { freeHandleOfName } from './handles.ts';
@@ -38,6 +39,15 @@ const TREE: Array<{ name: string; children: Array<{ name: string; items: DemoIte
           },
           { name: '轻量跑鞋 Air', price: '459.00', variants: [['GRY-40', { color: '灰色', size: '40' }, null, 15]] },
           { name: 'Recovery slide', price: '29.90', variants: [['ONE', { size: 'one size' }, null, 60]] },
+          // The README's first search example: 男士跑鞋 ("men's running shoes") → 男士 + 跑鞋.
+          {
+            name: '跑鞋 男士款',
+            price: '399.00',
+            variants: [
+              ['BLK-42', { color: '黑色', size: '42' }, null, 10],
+              ['BLK-43', { color: '黑色', size: '43' }, null, 6],
+            ],
+          },
         ],
       },
       {
@@ -104,6 +114,8 @@ const TREE: Array<{ name: string; children: Array<{ name: string; items: DemoIte
           },
           { name: 'Cotton crew 3-pack', price: '24.99', variants: [['M', { size: 'M' }, null, 100]] },
           { name: '纯棉短袖T恤', price: '79.00', variants: [['WHT-L', { color: '白色', size: 'L' }, null, 50]] },
+          // Written joined, so `t-shirt` finds it and `tshirt` finds the T-shirts (contract §9.6).
+          { name: 'Logo tshirt', price: '35.00', variants: [['BLK-M', { color: 'black', size: 'M' }, null, 24]] },
           {
             name: 'Running singlet',
             price: '19.00',
@@ -201,6 +213,25 @@ const TREE: Array<{ name: string; children: Array<{ name: string; items: DemoIte
   },
 ];
 
+/**
+ * Synonym groups joining the commonest Chinese and English shop words (contract §9.6), stored as the
+ * service stores terms (normalised: lower case): `黑色` and `black` find the same items.
+ */
+export const DEMO_SYNONYMS: string[][] = [
+  ['黑色', 'black'],
+  ['白色', 'white'],
+  ['红色', 'red'],
+  ['灰色', 'grey', 'gray'],
+  ['黄色', 'yellow'],
+  ['跑鞋', 'running shoes'],
+  ['耳机', 'earbuds', 'earphones', 'headphones'],
+  ['头灯', 'headlamp'],
+  ['帐篷', 'tent'],
+  ['背包', 'backpack', 'daypack'],
+  ['袜子', 'socks'],
+  ['t恤', 't-shirt', 'tee'],
+];
+
 /** The seed's transaction bounds (it writes ~30 items with their SKUs and images). */
 const SEED_TRANSACTION = { maxWait: 30_000, timeout: 120_000 };
 
@@ -257,6 +288,7 @@ export async function seedDemoCatalog(prisma: Prisma, onSeeding?: () => void, no
         }
       }
     }
+    await tx.synonymGroup.createMany({ data: DEMO_SYNONYMS.map((terms) => ({ terms })) });
     return created;
   }, SEED_TRANSACTION);
 }

@@ -231,7 +231,8 @@ builder.queryFields((t) => ({
     complexity: (args) => ({ field: 1 + specFilterCost(args.specs), multiplier: pageSizeCost(args.limit) }),
     description:
       'Items. Public. `keyword` searches names, category paths, SKU codes and specs, and descriptions, in Chinese, ' +
-      'pinyin and with synonyms (contract §9.1), best match first; without one, newest first. `categoryId` includes ' +
+      'pinyin and with synonyms (contract §9.1), forgiving typos, homophones and joined words after exact matches ' +
+      '(§9.6), best match first; without one, newest first. `categoryId` includes ' +
       'sub-categories; `specs` keeps items with one SKU matching every named spec; `total` counts what the filters match.',
     args: t.validate(listItemsArgs(), listItemsInput),
     resolve: (_root, args, ctx) => listItemPage(ctx, args),

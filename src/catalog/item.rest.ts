@@ -118,7 +118,8 @@ export const itemRoutes: RestRoute[] = [
     method: 'GET',
     path: '/api/v1/items',
     summary:
-      'List or search items: keyword (Chinese, pinyin, synonyms; best match first), category (with sub-categories), ' +
+      'List or search items: keyword (Chinese, pinyin, synonyms, forgiving typos and homophones; best match first), ' +
+      'category (with sub-categories), ' +
       'price range, stock, SKU specs; facets on request',
     tag: 'Catalogue',
     document: itemListDocument('RestItems', 'items'),

@@ -65,12 +65,16 @@ export const readItemJson = (ctx: RequestContext, id: number, itemJson: string):
 /** A page of items, with the filter it was read with (the facets count under the same one). */
 export type ItemPage = Page<ItemRow> & { filter: ItemFilter };
 
-/** The list arguments as the filter search runs: the keyword compiled with the current synonym groups. */
+/**
+ * The list arguments as the filter search runs: the keyword compiled with the current synonym groups,
+ * and forgiven (contract §9.6: homophones, typos, joined words) against the catalogue's vocabulary.
+ */
 export async function itemFilterOf(ctx: RequestContext, input: ListItemsInput): Promise<ItemFilter> {
+  const { synonyms, forgiving } = ctx.services;
   return {
     categoryId: input.categoryId ?? undefined,
     search: input.keyword
-      ? compiledKeyword(input.keyword, await ctx.services.synonyms.get(ctx.catalogReads))
+      ? await forgiving.forgive(ctx.catalogReads, compiledKeyword(input.keyword, await synonyms.get(ctx.catalogReads)))
       : undefined,
     minPrice: input.minPrice ?? undefined,
     maxPrice: input.maxPrice ?? undefined,

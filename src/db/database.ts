@@ -274,9 +274,11 @@ async function openPglite({
   // Before anything is opened or written: a second process on the same files stops here (§7.7).
   const lock = dataDir ? await lockDataDir(dataDir, role, { staleAfterMs: lockStaleAfterMs }) : undefined;
   // Loaded only when used: the embedded engine adds ~45 MB to a process that talks to PostgreSQL.
-  const [{ PGlite }, { pg_trgm }, { PrismaPGlite }] = await Promise.all([
+  const [{ PGlite }, { pg_trgm }, { fuzzystrmatch }, { PrismaPGlite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
+    // Forgiving search's distance filter (levenshtein_less_equal: search/forgiving.ts).
+    import('@electric-sql/pglite/contrib/fuzzystrmatch'),
     import('pglite-prisma-adapter'),
   ]);
   const files = dataDir ? join(dataDir, 'pglite') : undefined;
@@ -285,7 +287,7 @@ async function openPglite({
   const fresh = !files || !existsSync(join(files, 'PG_VERSION'));
   const archive = fresh ? (!files && snapshot) || (await readInitdbTemplate()) : undefined;
   const db = await PGlite.create(files ?? 'memory://', {
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, fuzzystrmatch },
     ...(archive ? { loadDataDir: archive } : {}),
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });

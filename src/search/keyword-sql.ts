@@ -5,7 +5,8 @@
  *
  *   10 the name equals the keyword · 20 starts with it · 30 contains it · then the lowest field of
  *   any term: 40 name (+5 by pinyin, +2 by a synonym) · 50 category path · 60 SKU codes and specs ·
- *   70 description.
+ *   70 description — and a term found only by a spelling forgiving search added (§9.6) +100, so
+ *   such an item ranks after every item found as typed, and among its like by the same tiers.
  */
 import type { KeywordSearch, Spelling } from './keyword.ts';
 import { hanLookupOf, prefixLookupOf, substringLookupOf } from './text.ts';
@@ -18,6 +19,11 @@ export const PINYIN = 5;
  */
 export const IN_NAME = TIER.name + PINYIN;
 const SYNONYM = 2;
+/** Added to the tier of a spelling forgiving search added (forgiving.ts): after every tier above. */
+export const FORGIVEN = 100;
+
+/** Term tier `t` (a column of the LATERAL) is in the name — literally, by pinyin or a synonym, as typed or forgiven. */
+export const inNameSql = (t: string) => `(${t} <= ${IN_NAME} OR ${t} BETWEEN ${FORGIVEN} AND ${FORGIVEN + IN_NAME})`;
 
 /** Pushes a parameter, returns its placeholder. */
 export type Param = (value: unknown) => string;
@@ -37,6 +43,14 @@ function foundIn(atom: Atom, p: Param, text: string, words: string): string {
 
 /** The tier an atom is found at, or NULL. */
 function atomTier(atom: Atom, p: Param): string {
+  if (atom.pinyin) {
+    // A Chinese term's homophones: the pinyin of names and category paths alone.
+    const pinyinArms: Array<[string, number]> = [
+      [foundIn(atom, p, "''", 'd.name_pinyin'), TIER.name + PINYIN],
+      [foundIn(atom, p, "''", 'd.category_pinyin'), TIER.category + PINYIN],
+    ];
+    return `CASE ${pinyinArms.map(([when, tier]) => `WHEN ${when} THEN ${tier}`).join(' ')} END`;
+  }
   const arms: Array<[string, number]> = [[foundIn(atom, p, 'd.name_text', 'd.name_words'), TIER.name]];
   if (!atom.chinese) arms.push([foundIn(atom, p, "''", 'd.name_pinyin'), TIER.name + PINYIN]);
   arms.push([foundIn(atom, p, 'd.category_text', 'd.category_words'), TIER.category]);
@@ -53,6 +67,7 @@ function spellingTier(spelling: Spelling, p: Param): string {
     tiers.length === 1
       ? tiers[0]!
       : `CASE WHEN ${tiers.map((t) => `(${t}) IS NULL`).join(' OR ')} THEN NULL ELSE GREATEST(${tiers.join(', ')}) END`;
+  if (spelling.forgiven) return `(${tier}) + ${FORGIVEN}`;
   return spelling.synonym ? `(${tier}) + ${SYNONYM}` : tier;
 }
 

@@ -7,10 +7,15 @@ import { LRUCache } from 'lru-cache';
 import { containsPattern } from '../db/like.ts';
 import { normalise, type Term, termsOf } from './text.ts';
 
-/** One spelling of a term: all its atoms must be found (a synonym may have several words). */
+/**
+ * One spelling of a term: all its atoms must be found (a synonym may have several words). An atom
+ * marked `pinyin` is found only in the pinyin of names and category paths (a Chinese term's
+ * homophones); a `forgiven` spelling is one that forgiving search added (forgiving.ts, contract §9.6).
+ */
 export interface Spelling {
-  atoms: Array<Term & { prefix: boolean }>;
+  atoms: Array<Term & { prefix: boolean; pinyin?: boolean }>;
   synonym: boolean;
+  forgiven?: boolean;
 }
 
 export interface KeywordSearch {

@@ -45,4 +45,7 @@ builder.queryField('searchSuggestions', (t) =>
 export const suggestionsFor = (
   ctx: RequestContext,
   args: { q: string; limit?: number | null },
-): Promise<Suggestion[]> => findSuggestions(ctx.catalogReads, args.q, args.limit ?? DEFAULT_SUGGESTIONS);
+): Promise<Suggestion[]> =>
+  findSuggestions(ctx.catalogReads, args.q, args.limit ?? DEFAULT_SUGGESTIONS, {
+    forgive: (search) => ctx.services.forgiving.forgive(ctx.catalogReads, search),
+  });

@@ -1,16 +1,17 @@
 /**
  * Search suggestions (contract §9.3): category and item names in which every word of `q` is found —
  * its last word as the start of a name word, Chinese as a substring, Latin also by the pinyin of the
- * name's Chinese words. Categories first (few: matched in Node from one small read), then items by
- * relevance (the search documents, name fields only).
+ * name's Chinese words, and by the spellings forgiving search adds (contract §9.6: a typo, a homophone,
+ * a joined word). Categories first (few: matched in Node from one small read), then items by relevance
+ * (the search documents, name fields only).
  */
 import type { SqlReader } from '../db/database.ts';
 import { memoBy } from '../memo.ts';
 import { compileItemQuery, matchingItems } from './item-query.ts';
-import { compiledKeyword, type KeywordSearch } from './keyword.ts';
-import { IN_NAME } from './keyword-sql.ts';
+import { compiledKeyword, type KeywordSearch, type Spelling } from './keyword.ts';
+import { IN_NAME, inNameSql } from './keyword-sql.ts';
 import { oneWordToken, postingOrder } from './postings.ts';
-import { hasHan, normalise, pinyinWordsOf, type Term, wordsOf } from './text.ts';
+import { hasHan, normalise, pinyinWordsOf, wordsOf } from './text.ts';
 
 export interface Suggestion {
   text: string;
@@ -45,31 +46,52 @@ function hasWord(words: Set<string>, text: string, asStart: boolean): boolean {
   return false;
 }
 
-/** 0: every term found literally; 1: some only by pinyin; undefined: not a match. */
-function categoryMatch(form: NameForm, terms: Term[]): 0 | 1 | undefined {
-  let grade: 0 | 1 = 0;
-  for (const [i, term] of terms.entries()) {
-    if (term.chinese) {
-      if (!form.text.includes(term.text)) return undefined;
-      continue;
+type Atom = Spelling['atoms'][number];
+
+/** 0: found literally; 1: by pinyin; undefined: not found. */
+function atomGrade(form: NameForm, atom: Atom): 0 | 1 | undefined {
+  if (atom.chinese) return form.text.includes(atom.text) ? 0 : undefined;
+  if (!atom.pinyin && hasWord(form.words, atom.text, atom.prefix)) return 0;
+  return hasWord(form.pinyin, atom.text, atom.prefix) ? 1 : undefined;
+}
+
+/**
+ * 0: every term found literally; 1: some only by pinyin; 2: some only by a spelling forgiving search
+ * added (contract §9.6); undefined: not a match. Each term by its best spelling, every atom of it found.
+ */
+function categoryMatch(form: NameForm, terms: Spelling[][]): 0 | 1 | 2 | undefined {
+  let grade: 0 | 1 | 2 = 0;
+  for (const spellings of terms) {
+    let best: 0 | 1 | 2 | undefined;
+    for (const spelling of spellings) {
+      const grades = spelling.atoms.map((atom) => atomGrade(form, atom));
+      if (grades.some((g) => g === undefined)) continue;
+      const found = spelling.forgiven ? 2 : (Math.max(...(grades as number[])) as 0 | 1);
+      if (best === undefined || found < best) best = found;
     }
-    const last = i === terms.length - 1;
-    if (hasWord(form.words, term.text, last)) continue;
-    if (!hasWord(form.pinyin, term.text, last)) return undefined;
-    grade = 1;
+    if (best === undefined) return undefined;
+    if (best > grade) grade = best;
   }
   return grade;
+}
+
+export interface SuggestionOptions {
+  /** Whether a one-word `q` is answered from the one-word index (tests compare it with the general path). */
+  oneWordIndex?: boolean;
+  /** Adds forgiving search's spellings (search/forgiving.ts: ForgivingCache); none without it. */
+  forgive?: (search: KeywordSearch) => Promise<KeywordSearch>;
 }
 
 export async function findSuggestions(
   sql: SqlReader,
   q: string,
   limit: number,
-  { oneWordIndex = true } = {},
+  { oneWordIndex = true, forgive }: SuggestionOptions = {},
 ): Promise<Suggestion[]> {
-  // Compiled once: its terms (each term's own spelling) serve the categories, the SQL the items.
-  const search = compiledKeyword(q);
-  const terms: Term[] = search.terms.map(([own]) => own!.atoms[0]!);
+  // Compiled once: its terms and their spellings serve the categories, the SQL the items.
+  const compiled = compiledKeyword(q);
+  const search = forgive ? await forgive(compiled) : compiled;
+  const { terms } = search;
   if (terms.length === 0) return [];
   const categories = await sql.query<{ id: number; name: string }>(
     'SELECT id, name FROM categories ORDER BY sort_order, id',
@@ -85,7 +107,7 @@ export async function findSuggestions(
   const room = limit - matched.length;
   if (room === 0) return matched;
 
-  const items = await itemNames(sql, search, terms, room, oneWordIndex);
+  const items = await itemNames(sql, search, room, oneWordIndex);
   return [...matched, ...items.map((r): Suggestion => ({ text: r.name, kind: 'item', id: r.id }))];
 }
 
@@ -109,7 +131,6 @@ const oneWordNames = memoBy(
 function itemNames(
   sql: SqlReader,
   search: KeywordSearch,
-  terms: Term[],
   room: number,
   oneWordIndex: boolean,
 ): Promise<Array<{ id: number; name: string }>> {
@@ -122,8 +143,8 @@ function itemNames(
   }
   const query = compileItemQuery({ search });
   const { rank, span, first } = query.keyword!.relevance();
-  // In the name: every term's tier is the name's, literal or by pinyin.
-  const inName = terms.map((_, k) => `t.t${k} <= ${IN_NAME}`).join(' AND ');
+  // In the name: every term's tier is the name's, literal or by pinyin, as typed or forgiven.
+  const inName = search.terms.map((_, k) => inNameSql(`t.t${k}`)).join(' AND ');
   return sql.query(
     `SELECT i.id, i.name ${matchingItems(query)} AND ${inName}
       ORDER BY ${rank}, ${span}, ${first}, i.created_at DESC, i.id DESC LIMIT ${room}`,

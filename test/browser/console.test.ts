@@ -40,7 +40,7 @@ async function gql(query: string, variables: Record<string, unknown> = {}, token
 describe.skipIf(skipBrowserTests())('the admin console in a browser', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     browser = await launchChromium();
-    // The demo catalogue: 30 items (two pages of 20), some with Chinese names.
+    // The demo catalogue: 32 items (two pages of 20), some with Chinese names.
     app = await startTestApp({ SEED_DEMO: 'true' });
     ownerToken = await loginAsAdmin(app);
     await gql(
@@ -84,7 +84,7 @@ describe.skipIf(skipBrowserTests())('the admin console in a browser', { timeout:
     await items.expectLoaded();
     expect(new URL(page.url()).pathname).toBe('/admin/items');
     expect(new URL(page.url()).searchParams.get('status')).toBe('active');
-    await expect.poll(() => items.resultLine.innerText()).toBe('30 items');
+    await expect.poll(() => items.resultLine.innerText()).toBe('32 items');
 
     const frame = new ConsoleFrame(page);
     expect(await frame.links()).toEqual(ALL_SCREENS);
@@ -92,7 +92,7 @@ describe.skipIf(skipBrowserTests())('the admin console in a browser', { timeout:
     await expectAccessible(page, 'items');
     await screenshot(page, 'console-items');
 
-    // Paging: 20 of 30 on the first page, the rest on the second; the total from the same answer.
+    // Paging: 20 of 32 on the first page, the rest on the second; the total from the same answer.
     await page.goto(`${app.url}/admin/items`);
     await items.expectLoaded();
     expect(await items.rows.count()).toBe(20);
@@ -100,7 +100,7 @@ describe.skipIf(skipBrowserTests())('the admin console in a browser', { timeout:
     await items.next.click();
     await expect.poll(() => page.getByText('Page 2 of 2').count()).toBe(1);
     await items.expectLoaded();
-    expect(await items.rows.count()).toBe(10);
+    expect(await items.rows.count()).toBe(12);
     expect(new URL(page.url()).searchParams.get('page')).toBe('2');
     await items.previous.click();
     await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
@@ -118,10 +118,10 @@ describe.skipIf(skipBrowserTests())('the admin console in a browser', { timeout:
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
 
     // The shop's own search: Chinese, and pinyin for the same item.
-    for (const keyword of ['跑鞋', 'paoxie']) {
+    for (const keyword of ['羽绒服', 'yurongfu']) {
       await items.search.fill(keyword);
       await items.search.press('Enter');
-      await expect.poll(() => items.names(), { message: keyword }).toEqual(['轻量跑鞋 Air']);
+      await expect.poll(() => items.names(), { message: keyword }).toEqual(['羽绒服 超轻']);
       expect(new URL(page.url()).searchParams.get('keyword')).toBe(keyword);
     }
     await items.search.fill('no-such-thing-anywhere');

@@ -42,7 +42,11 @@ export async function migratedDataDir(prefix = 'shop-data-'): Promise<string> {
 async function writeSnapshot(dataDir: string, snapshot: Blob): Promise<void> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const db = await PGlite.create(join(dataDir, 'pglite'), { extensions: { pg_trgm }, loadDataDir: snapshot });
+  const { fuzzystrmatch } = await import('@electric-sql/pglite/contrib/fuzzystrmatch');
+  const db = await PGlite.create(join(dataDir, 'pglite'), {
+    extensions: { pg_trgm, fuzzystrmatch },
+    loadDataDir: snapshot,
+  });
   await db.close();
 }
 

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, gqlCode, loginAsAdmin } from '../helpers/accounts.ts';
 import { makeCategory, makeItem } from '../helpers/catalog.ts';
+import { expectCountsAreTotals as expectCountsAreTotalsOf, type ListQuery } from '../helpers/facet-counts.ts';
 import { expectDocumentedResponse } from '../helpers/openapi.ts';
 import { sample } from '../helpers/prometheus.ts';
 import { type ApiResponse, startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -113,7 +114,8 @@ describe('what a keyword matches (contract §9.1)', () => {
 
   it('when pinyin is typed, whole, spaced or as initials, then the Chinese words match, below a literal match', async () => {
     expect(await search('paoxie')).toEqual(['Paoxie cleaner', '轻量跑鞋 Air', '跑鞋 男士款']);
-    expect(await search('pao xie')).toEqual(['轻量跑鞋 Air', '跑鞋 男士款']);
+    // Spaced, it also matches its joined form (contract §9.6), after every match as typed.
+    expect(await search('pao xie')).toEqual(['轻量跑鞋 Air', '跑鞋 男士款', 'Paoxie cleaner']);
     expect(await search('px')).toEqual(['轻量跑鞋 Air', '跑鞋 男士款']);
     expect(await search('fuzhuang')).toEqual(['纯棉T恤']);
     expect(await search('nanshi paoxie')).toEqual(['跑鞋 男士款']);
@@ -313,42 +315,7 @@ describe('spec filters (contract §9.2)', () => {
 
 describe('facets (contract §9.2)', () => {
   /** Every facet count must be the total the list answers with that choice in place of the facet's filter. */
-  async function expectCountsAreTotals(query: Record<string, string | number | boolean | string[]>) {
-    const res = await list({ ...query, facets: true, limit: 1 });
-    expect(res.status, res.text).toBe(200);
-    await expectDocumentedResponse(app, 'GET', '/api/v1/items', res);
-    const { facets } = res.body;
-    const total = async (q: Record<string, string | number | boolean | string[]>) =>
-      (await list({ ...q, limit: 1 })).body.total;
-    const { category_id: _c, min_price: _min, max_price: _max, in_stock: _s, ...rest } = query;
-    for (const c of facets.categories) {
-      expect(c.count, `category ${c.name}`).toBe(await total({ ...query, category_id: c.id }));
-      expect(c.count).toBeGreaterThan(0);
-    }
-    if (facets.price) {
-      const last = facets.price.buckets.at(-1);
-      for (const b of facets.price.buckets) {
-        const max = b === last ? facets.price.max : (Math.round(b.to * 100) - 1) / 100;
-        const { min_price: _a, max_price: _b, ...others } = query;
-        expect(b.count, `bucket ${b.from}`).toBe(await total({ ...others, min_price: b.from, max_price: max }));
-      }
-    }
-    for (const s of facets.specs) {
-      const others = [query.spec ?? []]
-        .flat()
-        .map(String)
-        .filter((x) => !String(x).toLowerCase().trim().startsWith(`${s.name.toLowerCase()}:`));
-      for (const v of s.values) {
-        expect(v.count, `${s.name}:${v.value}`).toBe(
-          await total({ ...query, spec: [...others, `${s.name}:${v.value}`] }),
-        );
-      }
-    }
-    expect(facets.in_stock).toBe(await total({ ...query, in_stock: true }));
-    expect(rest).toBeDefined();
-    return facets;
-  }
-
+  const expectCountsAreTotals = (query: ListQuery) => expectCountsAreTotalsOf(app, query);
   it('when facets=true, then counts per category (with sub-categories), price bucket, spec value and stock', async () => {
     const facets = await expectCountsAreTotals({ keyword: '跑鞋' });
     expect(facets.categories).toEqual([
