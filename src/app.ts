@@ -206,6 +206,7 @@ export function buildApp(deps: AppDeps): AppHandler {
       pagePolicy: consolePagePolicy,
       options: cors.options(consoleMethods),
       otherMethod: methodNotAllowed(consoleMethods),
+      warm: config.env !== 'test',
     }),
   );
 

@@ -108,6 +108,26 @@ function varyOnEncoding(res: ServerResponse): void {
 
 const withEncoding = memoBy((current: string) => vary.append(current, 'Accept-Encoding'));
 
+/** `prepared` in `coding`: made on first demand, then kept with it. */
+function encodedForm(prepared: PreparedBody, coding: Coding): Promise<Buffer> {
+  prepared.encoded ??= new Map();
+  let form = prepared.encoded.get(coding);
+  if (!form) {
+    form = compressors[coding](prepared.body);
+    prepared.encoded.set(coding, form);
+  }
+  return form;
+}
+
+/**
+ * Makes the form browsers ask for (brotli) ahead of the first request: for files known to be asked
+ * for soon (the console's), so the first page after a start does not wait for their compression.
+ */
+export function precompress(prepared: PreparedBody): Promise<void> {
+  if (prepared.body.length <= COMPRESS_OVER_BYTES) return Promise.resolve();
+  return encodedForm(prepared, 'br').then(() => undefined);
+}
+
 /**
  * Sends `prepared` (the content type must be set): 304 when `If-None-Match` names the representation
  * this request would get, else 200 with that representation, compressed once and kept with the body.
@@ -137,13 +157,7 @@ export function sendPrepared(
     res.end(prepared.body);
     return;
   }
-  prepared.encoded ??= new Map();
-  let form = prepared.encoded.get(coding);
-  if (!form) {
-    form = compressors[coding](prepared.body);
-    prepared.encoded.set(coding, form);
-  }
-  return form.then((bytes) => {
+  return encodedForm(prepared, coding).then((bytes) => {
     // Content-Length of the bytes sent: set here so HEAD says the same as GET.
     res.setHeader('Content-Encoding', coding);
     res.setHeader('Content-Length', String(bytes.length));
