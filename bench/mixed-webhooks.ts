@@ -12,9 +12,10 @@
  * - write latency: the `updateItem` writes' p99 (and p50) with webhooks ÷ the plain `mixed`'s.
  */
 import { Worker } from 'node:worker_threads';
+import pg from 'pg';
 import type { Timing } from './load.ts';
 import { mixedWith } from './mixed.ts';
-import type { LoadScenario, WebhooksFigures } from './report.ts';
+import type { LoadScenario, StageFigures, WebhookStages, WebhooksFigures } from './report.ts';
 import type { Requests } from './requests.ts';
 import type { Server } from './servers.ts';
 import { pct, round1 } from './staleness-checker.ts';
@@ -134,6 +135,56 @@ export function webhookFigures(record: ReceiverRecord, hooks: number): WebhooksF
   };
 }
 
+const stage = (values: number[]): StageFigures => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: round1(pct(sorted, 50)), p99: round1(pct(sorted, 99)), max: round1(sorted.at(-1) ?? 0) };
+};
+
+/**
+ * Where each first attempt's time went, from pg-boss's job rows (kept after completion): the event's
+ * `at` → its job queued (`created_on`: the dispatch round's transaction), → taken by a worker
+ * (`started_on`), → at the receiver (the attempt's own statements and the request). `hookIds[i]` is
+ * the id of the receiver's webhook i.
+ */
+export async function webhookStages(databaseUrl: string, record: ReceiverRecord, hookIds: number[]) {
+  const committed = Math.max(0, ...record.samples.map((s) => s.committed));
+  const arrivals = new Map<string, { at: number; arrived: number }>();
+  for (const [i, hook] of record.hooks.entries())
+    for (const [seq, at, arrived, id] of hook.first)
+      if (seq > record.baseSeq && seq <= record.baseSeq + committed)
+        arrivals.set(`${hookIds[i]}:${id}`, { at, arrived });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ key: string; created: number; started: number | null; retries: number }>(
+      `SELECT (data->>'webhookId') || ':' || (data->>'eventId') AS key, extract(epoch FROM created_on) * 1000 AS created,
+              extract(epoch FROM started_on) * 1000 AS started, retry_count AS retries
+         FROM pgboss.job WHERE name = 'webhook-deliveries' AND (data->>'try')::int = 1 AND data->>'eventId' = ANY($1::text[])`,
+      [[...new Set([...arrivals.keys()].map((k) => k.slice(k.indexOf(':') + 1)))]],
+    );
+    const dispatch: number[] = [];
+    const queued: number[] = [];
+    const attempt: number[] = [];
+    for (const row of rows) {
+      const a = arrivals.get(row.key);
+      if (!a || row.started === null) continue;
+      dispatch.push(row.created - a.at);
+      queued.push(row.started - row.created);
+      attempt.push(a.arrived - row.started);
+    }
+    const stages: WebhookStages = {
+      jobs: rows.length,
+      jobs_retried: rows.filter((r) => r.retries > 0).length,
+      dispatch_ms: stage(dispatch),
+      queued_ms: stage(queued),
+      attempt_ms: stage(attempt),
+    };
+    return stages;
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * `mixed` with `hooks` webhooks; `without` is the plain `mixed` just before it (same sitting), whose
  * writes' latency is the reference.
@@ -151,9 +202,10 @@ export async function mixedWebhooksScenario(
     async setup(writing, token) {
       await deleteBenchWebhooks(writing, token);
       const receiver = await startReceiver({ databaseUrl, hooks });
+      const hookIds: number[] = [];
       try {
         for (let i = 0; i < hooks; i++) {
-          await graphql(
+          const { createWebhook } = await graphql<{ createWebhook: { webhook: { id: number } } }>(
             writing,
             token,
             'mutation($input:CreateWebhookInput!){createWebhook(input:$input){webhook{id} secret}}',
@@ -161,6 +213,7 @@ export async function mixedWebhooksScenario(
               input: { url: `http://127.0.0.1:${receiver.port}/hook/${i}`, events: ['*'], description: DESCRIPTION },
             },
           );
+          hookIds.push(createWebhook.webhook.id);
         }
       } catch (err) {
         await receiver.close();
@@ -171,7 +224,8 @@ export async function mixedWebhooksScenario(
         onMeasure: () => void (started = receiver.start()),
         async finish() {
           await started;
-          return webhookFigures(await receiver.finish(), hooks);
+          const record = await receiver.finish();
+          return { ...webhookFigures(record, hooks), stages: await webhookStages(databaseUrl, record, hookIds) };
         },
         async close() {
           await receiver.close();

@@ -38,6 +38,26 @@ export interface WebhooksFigures {
   /** From the load's end until the backlog was 0 (null: not within 15 s). */
   drained_ms: number | null;
   backlog_samples: number[];
+  stages?: WebhookStages;
+}
+
+export interface StageFigures {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Where the first attempts' time went (bench/mixed-webhooks.ts webhookStages), from pg-boss's job rows. */
+export interface WebhookStages {
+  /** First-try jobs of the run's events found, and of them retried (their attempt threw). */
+  jobs: number;
+  jobs_retried: number;
+  /** Event `at` → job queued (the dispatch round). */
+  dispatch_ms: StageFigures;
+  /** Job queued → taken by a worker. */
+  queued_ms: StageFigures;
+  /** Taken → the request at the receiver (the attempt's statements and the request). */
+  attempt_ms: StageFigures;
 }
 
 /** A request load on the service (and the floor): autocannon's figures. */
@@ -320,6 +340,8 @@ export function notes(result: BenchResult): string {
   return out.join('\n');
 }
 
+const stage = (f: StageFigures) => `${f.p50} / ${f.p99} / ${f.max}`;
+
 /** `mixed_webhooks`: deliveries, backlog and the writes' latency against the plain `mixed` before it. */
 function webhooksNote(s: LoadScenario): string {
   return (
@@ -329,7 +351,11 @@ function webhooksNote(s: LoadScenario): string {
     `backlog max ${s.backlog_max}, at the end ${s.backlog_end}, 2 s later ${s.backlog_after_2s}, slope ${s.backlog_slope_per_s}/s, ` +
     `0 after ${s.drained_ms === null ? 'more than 15 s' : `${s.drained_ms} ms`}; ` +
     `writes (${s.writes!.count}, ${s.writes!.errors} failed) p99 ${s.write_p99_ms_with} ms vs ${s.write_p99_ms_without} ms without = ${s.write_latency_ratio} ×, ` +
-    `p50 ${s.write_p50_ms_with} vs ${s.write_p50_ms_without} ms = ${s.write_p50_ratio} ×.`
+    `p50 ${s.write_p50_ms_with} vs ${s.write_p50_ms_without} ms = ${s.write_p50_ratio} ×.` +
+    (s.stages
+      ? `\n  where it went (p50 / p99 / max ms): commit → job queued ${stage(s.stages.dispatch_ms)}; queued → taken by a worker ${stage(s.stages.queued_ms)}; ` +
+        `taken → at the receiver ${stage(s.stages.attempt_ms)} (${s.stages.jobs} jobs, ${s.stages.jobs_retried} retried).`
+      : '')
   );
 }
 

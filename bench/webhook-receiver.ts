@@ -20,8 +20,8 @@ export interface ReceiverJob {
   hooks: number;
 }
 
-/** One webhook's first arrival of an event: [seq, event at (ms since the epoch), first arrival (ms)]. */
-export type FirstArrival = [seq: number, atMs: number, arrivedMs: number];
+/** One webhook's first arrival of an event: [seq, event at (ms since the epoch), first arrival (ms), event id]. */
+export type FirstArrival = [seq: number, atMs: number, arrivedMs: number, eventId: string];
 
 export interface BacklogSample {
   /** ms since the epoch. */
@@ -80,7 +80,7 @@ async function run(job: ReceiverJob, port: NonNullable<typeof parentPort>): Prom
           hook.bad_requests++;
           return;
         }
-        if (!hook.first.has(id)) hook.first.set(id, [body.seq, at, arrived]);
+        if (!hook.first.has(id)) hook.first.set(id, [body.seq, at, arrived, id]);
       },
       () => res.writeHead(400).end(),
     );

@@ -50,6 +50,15 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick --webhooks', ()
       expect(hooks[key], key).toBeGreaterThanOrEqual(0);
     }
     expect(hooks.commit_to_attempt_p99_ms).toBeLessThanOrEqual(hooks.commit_to_attempt_max_ms);
+    // Where the time went: every first attempt's job found, each stage measured.
+    expect(hooks.stages.jobs).toBe(hooks.attempts_expected);
+    for (const stage of ['dispatch_ms', 'queued_ms', 'attempt_ms']) {
+      expect(hooks.stages[stage], stage).toEqual({
+        p50: expect.any(Number),
+        p99: expect.any(Number),
+        max: expect.any(Number),
+      });
+    }
     expect(hooks.write_p99_ms_without).toBe(mixed.writes.p99_ms);
     expect(hooks.write_p99_ms_with).toBe(hooks.writes.p99_ms);
     expect(hooks.write_latency_ratio).toBeGreaterThan(0);

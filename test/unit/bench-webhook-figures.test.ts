@@ -16,21 +16,21 @@ const record: ReceiverRecord = {
       requests: 5,
       bad_requests: 0,
       first: [
-        [10, T - 5000, T - 4990], // before the run: not counted
-        [11, T, T + 100],
-        [12, T + 1000, T + 1200],
-        [13, T + 2000, T + 2300],
-        [14, T + 3000, T + 3400],
+        [10, T - 5000, T - 4990, 'evt_10'], // before the run: not counted
+        [11, T, T + 100, 'evt_11'],
+        [12, T + 1000, T + 1200, 'evt_12'],
+        [13, T + 2000, T + 2300, 'evt_13'],
+        [14, T + 3000, T + 3400, 'evt_14'],
       ],
     },
     {
       requests: 6,
       bad_requests: 1,
       first: [
-        [11, T, T + 50],
-        [12, T + 1000, T + 1150],
-        [13, T + 2000, T + 2250],
-        [14, T + 3000, T + 6000],
+        [11, T, T + 50, 'evt_11'],
+        [12, T + 1000, T + 1150, 'evt_12'],
+        [13, T + 2000, T + 2250, 'evt_13'],
+        [14, T + 3000, T + 6000, 'evt_14'],
       ],
     },
   ],
