@@ -13,7 +13,12 @@ import type { Requests } from './requests.ts';
 import { adminToken, type Server, startBenchService, stopAll } from './servers.ts';
 import type { InstanceStaleness, StalenessJob, StalenessResult } from './staleness.ts';
 
-const WRITE_EVERY_MS = 50;
+/**
+ * BENCH_MIXED_WRITE_EVERY_MS: another writer's pace, to see a figure with the writes below the
+ * machine's write capacity (docs/performance.md, issue 38); the results record the pace used.
+ */
+const WRITE_EVERY_MS = Number(process.env.BENCH_MIXED_WRITE_EVERY_MS ?? 50);
+if (!(WRITE_EVERY_MS > 0)) throw new Error('BENCH_MIXED_WRITE_EVERY_MS: a number of milliseconds > 0');
 const POLL_MS = 10;
 const GIVE_UP_MS = 10_000;
 /** Writes go to a random one of the hottest items (enough of them for the writes in flight: ~1 s each under load). */

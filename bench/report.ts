@@ -345,7 +345,7 @@ const stage = (f: StageFigures) => `${f.p50} / ${f.p99} / ${f.max}`;
 /** `mixed_webhooks`: deliveries, backlog and the writes' latency against the plain `mixed` before it. */
 function webhooksNote(s: LoadScenario): string {
   return (
-    `mixed_webhooks: ${s.webhooks} webhooks (events *) on a local receiver; ${s.events} events, ` +
+    `mixed_webhooks: ${s.webhooks} webhooks (events *) on a local receiver, a write every ${s.staleness?.write_every_ms} ms; ${s.events} events, ` +
     `${s.first_attempts} of ${s.attempts_expected} first attempts received (${s.requests} requests, ${s.bad_requests} malformed); ` +
     `commit → first attempt p50 ${s.commit_to_attempt_p50_ms} ms, p99 ${s.commit_to_attempt_p99_ms} ms, max ${s.commit_to_attempt_max_ms} ms; ` +
     `backlog max ${s.backlog_max}, at the end ${s.backlog_end}, 2 s later ${s.backlog_after_2s}, slope ${s.backlog_slope_per_s}/s, ` +

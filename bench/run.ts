@@ -173,7 +173,8 @@ const HELP = `npm run bench [-- options]   (docs/performance.md)
   --webhooks[=N]   mixed, then mixed_webhooks with N webhooks (default 3) on a local receiver, 20,000 items → latest-webhooks.json
                    (--quick --webhooks: 2,000 items, 2 s each → latest-webhooks-quick.json)
   BENCH_DATABASE_URL   the bench database (default postgresql://postgres@127.0.0.1:5432/shop_bench…)
-  BENCH_RESULTS_FILE   where to write the result instead`;
+  BENCH_RESULTS_FILE   where to write the result instead
+  BENCH_MIXED_WRITE_EVERY_MS   mixed's writer pace (default 50 ms: 20 writes a second)`;
 
 /** `mixed`, then `mixed_webhooks` right after it (the same sitting: its writes' reference). */
 async function mixedPair(detailHot: Requests, heat: number[], hooks: number): Promise<Scenario[]> {
