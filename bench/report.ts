@@ -14,8 +14,54 @@ export type { Figures };
 /** A scenario of the results: a load measured (most), or an import or export timed (bench/transfer.ts). */
 export type Scenario = LoadScenario | TransferScenario;
 
+/** `mixed_webhooks` (bench/mixed-webhooks.ts): deliveries to a local receiver during `mixed`. */
+export interface WebhooksFigures {
+  webhooks: number;
+  /** Events committed during the run (one per write), and first attempts expected (× webhooks) and received. */
+  events: number;
+  attempts_expected: number;
+  first_attempts: number;
+  /** Requests the receiver got (retries included); ones without a `webhook-id`, `seq` or `timestamp`. */
+  requests: number;
+  bad_requests: number;
+  /** Event `at` → the receiver's first request with its `webhook-id`, per event × webhook, ms. */
+  commit_to_attempt_p50_ms: number;
+  commit_to_attempt_p99_ms: number;
+  commit_to_attempt_max_ms: number;
+  /** Events committed since the load started not yet received by every webhook: sampled each second. */
+  backlog_max: number;
+  /** At the load's end (its writes answered), and 2 s later. */
+  backlog_end: number;
+  backlog_after_2s: number;
+  /** Least-squares slope of the backlog over the load, events/s (> 0: growing). */
+  backlog_slope_per_s: number;
+  /** From the load's end until the backlog was 0 (null: not within 15 s). */
+  drained_ms: number | null;
+  backlog_samples: number[];
+  stages?: WebhookStages;
+}
+
+export interface StageFigures {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Where the first attempts' time went (bench/mixed-webhooks.ts webhookStages), from pg-boss's job rows. */
+export interface WebhookStages {
+  /** First-try jobs of the run's events found, and of them retried (their attempt threw). */
+  jobs: number;
+  jobs_retried: number;
+  /** Event `at` → job queued (the dispatch round). */
+  dispatch_ms: StageFigures;
+  /** Job queued → taken by a worker. */
+  queued_ms: StageFigures;
+  /** Taken → the request at the receiver (the attempt's statements and the request). */
+  attempt_ms: StageFigures;
+}
+
 /** A request load on the service (and the floor): autocannon's figures. */
-export interface LoadScenario {
+export interface LoadScenario extends Partial<WebhooksFigures> {
   /** Absent in the file: only transfer scenarios name their kind. */
   kind?: 'load';
   name: string;
@@ -42,6 +88,15 @@ export interface LoadScenario {
     other: InstanceStaleness;
   };
   writes?: StalenessResult['writes'];
+  // ---- mixed_webhooks (and WebhooksFigures) ----
+  /** The writes' latency in the plain `mixed` just before (without) and in this run (with), ms. */
+  write_p50_ms_without?: number;
+  write_p50_ms_with?: number;
+  write_p99_ms_without?: number;
+  write_p99_ms_with?: number;
+  /** write_p99_ms_with ÷ write_p99_ms_without (contract §14.2: within 5 %). */
+  write_latency_ratio?: number;
+  write_p50_ratio?: number;
   // ---- search ----
   /** Revision 2's substring search on the same keywords, answered by the floor (issue 18's reference). */
   reference?: Figures;
@@ -126,7 +181,7 @@ export type TransferScenario = ImportScenario | ExportScenario;
 
 export interface Machine {
   date: string;
-  mode: 'quick' | 'full' | 'million' | 'search' | 'transfer';
+  mode: 'quick' | 'full' | 'million' | 'search' | 'transfer' | 'webhooks';
   items: number;
   cpu: string;
   cores: number;
@@ -194,7 +249,8 @@ export function table(scenarios: Scenario[]): string {
       lines.push(row(s, 'service, WORKERS=1', s.by_workers['1'], ''));
       lines.push(row(s, 'service, WORKERS=2', s.by_workers['2'], `${fmt(s.workers_ratio, 2)} ×`));
     } else if (s.instances) {
-      lines.push(row(s, `service ×${s.instances} instances`, s.service, '–'));
+      const hooks = s.webhooks ? `, ${s.webhooks} webhooks` : '';
+      lines.push(row(s, `service ×${s.instances} instances${hooks}`, s.service, '–'));
     } else {
       lines.push(row(s, 'service', s.service, fmt(s.ratio, 2)));
       if (s.floor) lines.push(row(s, 'floor', s.floor, ''));
@@ -248,6 +304,10 @@ export function notes(result: BenchResult): string {
     );
   for (const s of result.scenarios) {
     if (s.kind === 'transfer' || !s.staleness || !s.writes) continue;
+    if (s.webhooks !== undefined) {
+      out.push(webhooksNote(s));
+      continue;
+    }
     const { writing, other } = s.staleness;
     const one = (i: InstanceStaleness) =>
       `max ${i.max_ms} ms (≥ ${i.max_lower_ms} ms), p50 ${i.p50_ms} ms, ${i.writes_stale} of ${i.writes_seen} writes seen stale first, ${i.writes_unseen} never within ${s.staleness!.give_up_ms / 1000} s, ${i.read_errors} read errors`;
@@ -278,6 +338,25 @@ export function notes(result: BenchResult): string {
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GiB, Node ${m.node}, PostgreSQL ${m.postgres}; ${m.date}.`,
   );
   return out.join('\n');
+}
+
+const stage = (f: StageFigures) => `${f.p50} / ${f.p99} / ${f.max}`;
+
+/** `mixed_webhooks`: deliveries, backlog and the writes' latency against the plain `mixed` before it. */
+function webhooksNote(s: LoadScenario): string {
+  return (
+    `mixed_webhooks: ${s.webhooks} webhooks (events *) on a local receiver, a write every ${s.staleness?.write_every_ms} ms; ${s.events} events, ` +
+    `${s.first_attempts} of ${s.attempts_expected} first attempts received (${s.requests} requests, ${s.bad_requests} malformed); ` +
+    `commit → first attempt p50 ${s.commit_to_attempt_p50_ms} ms, p99 ${s.commit_to_attempt_p99_ms} ms, max ${s.commit_to_attempt_max_ms} ms; ` +
+    `backlog max ${s.backlog_max}, at the end ${s.backlog_end}, 2 s later ${s.backlog_after_2s}, slope ${s.backlog_slope_per_s}/s, ` +
+    `0 after ${s.drained_ms === null ? 'more than 15 s' : `${s.drained_ms} ms`}; ` +
+    `writes (${s.writes!.count}, ${s.writes!.errors} failed) p99 ${s.write_p99_ms_with} ms vs ${s.write_p99_ms_without} ms without = ${s.write_latency_ratio} ×, ` +
+    `p50 ${s.write_p50_ms_with} vs ${s.write_p50_ms_without} ms = ${s.write_p50_ratio} ×.` +
+    (s.stages
+      ? `\n  where it went (p50 / p99 / max ms): commit → job queued ${stage(s.stages.dispatch_ms)}; queued → taken by a worker ${stage(s.stages.queued_ms)}; ` +
+        `taken → at the receiver ${stage(s.stages.attempt_ms)} (${s.stages.jobs} jobs, ${s.stages.jobs_retried} retried).`
+      : '')
+  );
 }
 
 /** What the transfer table's figures are, and each import's counts and detail figures. */

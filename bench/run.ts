@@ -14,12 +14,18 @@
  * Then the start-up time on the embedded database and the relevance suite's scores (not in quick mode).
  * `--transfer`: step 5 alone (`--quick --transfer`: its quick version; `--no-embedded`: without the
  * embedded import); BENCH_TRANSFER_ITEMS sets its N.
+ * 3b. mixed_webhooks (bench/mixed-webhooks.ts): right after `mixed`, the same with 3 webhooks on a local
+ *    receiver: commit → first attempt, backlog, the writes' latency against `mixed`'s (contract §14.2).
+ * `--webhooks[=N]`: `mixed` and `mixed_webhooks` (N webhooks, default 3) alone, on 20,000 items in
+ * `shop_bench_webhooks`, 20 s each (`--quick --webhooks`: 2,000 items, 2 s each, as the suite runs it).
+ * `--help`: these options.
  */
 import { join } from 'node:path';
 import pg from 'pg';
 import { ensureBenchCustomer, maintenanceUrl, prepareBenchData } from './data.ts';
 import { CONNECTIONS, LOGIN_CONNECTIONS, measure, measureInTurns, type Timing } from './load.ts';
 import { mixedScenario } from './mixed.ts';
+import { mixedWebhooksScenario } from './mixed-webhooks.ts';
 import { relevanceScore } from './relevance.ts';
 import {
   type BenchResult,
@@ -50,15 +56,36 @@ const million = process.argv.includes('--million');
 const searchOnly = million || process.argv.includes('--search');
 /** `--transfer`: the import and export scenarios alone (contract §13.4). */
 const transferOnly = process.argv.includes('--transfer');
-const mode =
-  quick && !transferOnly ? 'quick' : million ? 'million' : searchOnly ? 'search' : transferOnly ? 'transfer' : 'full';
+/** `--webhooks[=N]`: `mixed` and `mixed_webhooks` alone (issue 38), with N webhooks (default 3). */
+const webhooksArg = process.argv.find((a) => a === '--webhooks' || a.startsWith('--webhooks='));
+const webhooksOnly = webhooksArg !== undefined;
+const webhookCount = webhooksArg?.includes('=') ? Number(webhooksArg.split('=')[1]) : 3;
+if (!Number.isInteger(webhookCount) || webhookCount < 1)
+  throw new Error(`${webhooksArg}: N must be a whole number ≥ 1`);
+const mode = webhooksOnly
+  ? 'webhooks'
+  : quick && !transferOnly
+    ? 'quick'
+    : million
+      ? 'million'
+      : searchOnly
+        ? 'search'
+        : transferOnly
+          ? 'transfer'
+          : 'full';
 // Quick mode proves every scenario runs (the test suite runs it); its figures are too short to compare,
 // so each measurement lasts half a second: both cores are the load's meanwhile, and CI's time counts.
-const settings = quick
-  ? { items: 2_000, warmup: 0, duration: 0.5, db: 'shop_bench_quick' }
-  : million
-    ? { items: 1_000_000, warmup: 3, duration: 10, db: 'shop_bench_1m' }
-    : { items: 100_000, warmup: 3, duration: 10, db: 'shop_bench' };
+// `--webhooks`: a modest catalogue of its own (mixed reads hot items from the cache anyway) and long
+// enough measurements for a p99 of the writes (20 s: 400 writes) and a backlog's trend.
+const settings = webhooksOnly
+  ? quick
+    ? { items: 2_000, warmup: 0, duration: 2, db: 'shop_bench_webhooks_quick' }
+    : { items: 20_000, warmup: 3, duration: 20, db: 'shop_bench_webhooks' }
+  : quick
+    ? { items: 2_000, warmup: 0, duration: 0.5, db: 'shop_bench_quick' }
+    : million
+      ? { items: 1_000_000, warmup: 3, duration: 10, db: 'shop_bench_1m' }
+      : { items: 100_000, warmup: 3, duration: 10, db: 'shop_bench' };
 const SEARCH_SCENARIOS = ['search', 'search_facets', 'suggestions'] as const;
 /** Cache on. Quick mode (the test suite's) leaves out the two slowest, whose code path detail_hot covers. */
 const HOT = quick
@@ -137,8 +164,30 @@ function transfer(): Promise<TransferResult> {
   });
 }
 
+const HELP = `npm run bench [-- options]   (docs/performance.md)
+  (none)           every scenario on 100,000 items, then import/export, start-up, relevance → bench/results/latest.json
+  --quick          every scenario briefly on 2,000 items (what the test suite runs) → latest-quick.json
+  --search         the search scenarios alone on 100,000 items → latest-search.json
+  --million        the search scenarios alone on 1,000,000 items → latest-1m.json
+  --transfer       import and export alone (--no-embedded: without the embedded import; BENCH_TRANSFER_ITEMS=N) → latest-transfer.json
+  --webhooks[=N]   mixed, then mixed_webhooks with N webhooks (default 3) on a local receiver, 20,000 items → latest-webhooks.json
+                   (--quick --webhooks: 2,000 items, 2 s each → latest-webhooks-quick.json)
+  BENCH_DATABASE_URL   the bench database (default postgresql://postgres@127.0.0.1:5432/shop_bench…)
+  BENCH_RESULTS_FILE   where to write the result instead
+  BENCH_MIXED_WRITE_EVERY_MS   mixed's writer pace (default 50 ms: 20 writes a second)`;
+
+/** `mixed`, then `mixed_webhooks` right after it (the same sitting: its writes' reference). */
+async function mixedPair(detailHot: Requests, heat: number[], hooks: number): Promise<Scenario[]> {
+  log('mixed (cache on, two instances, an admin writing every 50 ms)');
+  const mixed = await mixedScenario(benchUrl, detailHot, heat, timing);
+  log(`mixed_webhooks (mixed again, ${hooks} webhooks on a local receiver)`);
+  const withHooks = await mixedWebhooksScenario(benchUrl, detailHot, heat, timing, hooks, mixed);
+  return [mixed, withHooks];
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date();
+  if (process.argv.includes('--help')) return void console.log(HELP);
   if (transferOnly) {
     const { scenarios, skipped } = await transfer();
     return finish(startedAt, scenarios, { skipped });
@@ -149,6 +198,7 @@ async function main(): Promise<void> {
   await ensureBenchCustomer(benchUrl);
   const requests = scenarioRequests(data);
   const heat = itemsByHeat(data);
+  if (webhooksOnly) return finish(startedAt, await mixedPair(requests.detail_hot, heat, webhookCount));
   const samples = [
     '/api/v1/items',
     `/api/v1/items?category_id=${data.categoryIds[0]}&page=2`,
@@ -208,8 +258,11 @@ async function main(): Promise<void> {
   }
   if (searchOnly) return finish(startedAt, scenarios);
 
-  log('mixed (cache on, two instances, an admin writing every 50 ms)');
-  scenarios.push(await mixedScenario(benchUrl, requests.detail_hot, heat, timing));
+  // Quick mode (the suite's) keeps plain `mixed`: `--quick --webhooks` is the suite's run of the pair.
+  if (quick) {
+    log('mixed (cache on, two instances, an admin writing every 50 ms)');
+    scenarios.push(await mixedScenario(benchUrl, requests.detail_hot, heat, timing));
+  } else scenarios.push(...(await mixedPair(requests.detail_hot, heat, 3)));
 
   log('workers (detail, cache off, WORKERS=1 then 2)');
   const one = await withService(
@@ -276,6 +329,7 @@ async function finish(
     million: 'latest-1m',
     search: 'latest-search',
     transfer: quick ? 'latest-transfer-quick' : 'latest-transfer',
+    webhooks: quick ? 'latest-webhooks-quick' : 'latest-webhooks',
     full: 'latest',
   }[mode];
   writeResult(process.env.BENCH_RESULTS_FILE ?? join(ROOT, `bench/results/${file}.json`), result);

@@ -23,6 +23,8 @@ export interface ServiceOptions {
   /** `off`: CATALOG_CACHE_MB=0; `on`: the service's default (the variable unset). */
   cache: 'on' | 'off';
   workers: number;
+  /** More of the service's environment (the `mixed_webhooks` scenario's WEBHOOK_ALLOW_*). */
+  env?: Record<string, string>;
 }
 
 /** The bench service's environment, but for its database (DATABASE_URL or DATA_DIR). */
@@ -46,7 +48,7 @@ function benchEnv(opts: ServiceOptions): Record<string, string> {
     WORKERS: String(opts.workers),
   };
   if (opts.cache === 'off') env.CATALOG_CACHE_MB = '0';
-  return env;
+  return { ...env, ...opts.env };
 }
 
 export async function startBenchService(name: string, databaseUrl: string, opts: ServiceOptions): Promise<Server> {

@@ -9,6 +9,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELIVERY_WORKERS } from '../../src/events/webhook-delivery.ts';
 import { loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { makeCategory } from '../helpers/catalog.ts';
 import { itemBody, postItem } from '../helpers/catalog-admin.ts';
@@ -291,6 +292,23 @@ describe('delivery (contract §14.2)', () => {
     const log = await settled(webhook.id, 2, 10_000);
     expect(log[0]).toMatchObject({ responseStatus: 200, status: 'succeeded' });
     expect(log[0]!.responseBody).toHaveLength(1024);
+  });
+
+  it('when one change queues more deliveries than there are workers, then all are made at once, not one per worker per poll of the queue', async () => {
+    // 2 × DELIVERY_WORKERS drafts made active in one transaction: 4 × DELIVERY_WORKERS events (updated
+    // and published each), dispatched in one round. A worker that waited for the queue's next poll
+    // after each attempt (2 s) would take four rounds of polls (≥ 6 s) for them; here, under 4 s.
+    const drafts: number[] = [];
+    for (let n = 0; n < 2 * DELIVERY_WORKERS; n++) {
+      const res = await postItem(app, owner, itemBody(category.id, { name: `Burst lamp ${n}`, status: 'draft' }));
+      expect(res.status, res.text).toBe(201);
+      drafts.push(res.body.id);
+    }
+    await createWebhook('/burst');
+    const bulk = await gql('mutation($ids: [Int!]!) { setItemsStatus(ids: $ids, status: active) }', { ids: drafts });
+    expect(bulk.body.data?.setItemsStatus, bulk.text).toBe(drafts.length);
+    const requests = await receivedOn('/burst', 4 * DELIVERY_WORKERS, 4000);
+    expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(4 * DELIVERY_WORKERS);
   });
 });
 
