@@ -27,7 +27,13 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (created: { url: s
     create.mutate({ url: draft.url.trim(), events: draft.events, description: draft.description.trim() });
   };
   return (
-    <form ref={form} className="create-form" onSubmit={submit} noValidate aria-labelledby={`${formId}-title`}>
+    <form
+      ref={form}
+      className="create-form webhook-form"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby={`${formId}-title`}
+    >
       <h2 id={`${formId}-title`}>
         <Trans>Add a webhook</Trans>
       </h2>

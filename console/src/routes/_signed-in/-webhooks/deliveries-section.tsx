@@ -2,8 +2,8 @@
  * One webhook's delivery attempts (contract §14.2), newest first: a status filter and paging (both in
  * the address), each attempt's number, time, status, the answer's status, duration, the next attempt
  * and the first KiB of the answer behind a disclosure, and "Redeliver" for the attempt's event. The
- * list asks again every second while an attempt is pending (its outcome is a few seconds away), and
- * every 5 s otherwise so that new deliveries appear.
+ * list asks again every second while an attempt's outcome is a few seconds away (delivery-refresh.ts),
+ * and every 5 s otherwise so that new deliveries appear.
  */
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,11 +18,10 @@ import {
   WebhookDeliveries,
   type WebhookRow,
 } from '../-webhooks.gql.ts';
+import { refreshInterval } from './delivery-refresh.ts';
 import { DELIVERY_STATUSES, useDeliveryStatusName } from './delivery-status.ts';
 
 const PAGE_SIZE = 20;
-const PENDING_REFRESH_MS = 1000;
-const IDLE_REFRESH_MS = 5000;
 
 interface DeliveriesSectionProps {
   webhook: WebhookRow;
@@ -39,7 +38,7 @@ export function DeliveriesSection({ webhook, status, page, onChange }: Deliverie
   const filterId = useId();
   const [announcement, setAnnouncement] = useState('');
   const time = useMemo(
-    () => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'medium' }),
+    () => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'short', timeStyle: 'medium' }),
     [i18n.locale],
   );
   const milliseconds = useMemo(
@@ -57,10 +56,7 @@ export function DeliveriesSection({ webhook, status, page, onChange }: Deliverie
     queryKey: [...DELIVERIES_KEY, variables],
     queryFn: ({ signal }) => request(WebhookDeliveries, variables, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) =>
-      query.state.data?.webhookDeliveries.deliveries.some((d) => d.status === 'pending')
-        ? PENDING_REFRESH_MS
-        : IDLE_REFRESH_MS,
+    refetchInterval: (query) => refreshInterval(query.state.data?.webhookDeliveries.deliveries ?? [], Date.now()),
   });
   const redeliver = useMutation({
     mutationFn: (eventId: string) => request(RedeliverEvent, { webhookId: webhook.id, eventId }).then(() => eventId),
@@ -151,7 +147,7 @@ export function DeliveriesSection({ webhook, status, page, onChange }: Deliverie
                 const attempt = d.attempt;
                 return (
                   <tr key={d.id} className={`delivery-${d.status}`}>
-                    <th scope="row">
+                    <th scope="row" className="event-id">
                       <code>{eventId}</code>
                     </th>
                     <td className="number">{d.attempt}</td>
