@@ -27,6 +27,7 @@ export class WebhooksPage {
   readonly deliveries: Locator;
   readonly deliveriesTable: Locator;
   readonly statusFilter: Locator;
+  readonly events: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { level: 1, name: 'Webhooks' });
@@ -39,6 +40,7 @@ export class WebhooksPage {
     this.deliveries = page.getByRole('region', { name: /^Deliveries to / }).first();
     this.deliveriesTable = page.locator('table.deliveries-table');
     this.statusFilter = page.getByLabel('Delivery status');
+    this.events = page.getByRole('region', { name: 'Recent events' }).first();
   }
 
   async expectLoaded(): Promise<void> {
@@ -109,6 +111,18 @@ export class WebhooksPage {
       )
       .toBe(true);
     return found!;
+  }
+
+  /** The newest events' table: event id, type and who made it, newest first. */
+  async eventRows(): Promise<Array<{ event: string; type: string; by: string }>> {
+    const table = this.events.locator('table.events-table');
+    if ((await table.count()) === 0) return [];
+    return table.locator('tbody tr').evaluateAll((rows) =>
+      rows.map((row) => {
+        const cells = [...row.querySelectorAll('th, td')].map((cell) => (cell as HTMLElement).innerText.trim());
+        return { event: cells[0] ?? '', type: cells[1] ?? '', by: cells[3] ?? '' };
+      }),
+    );
   }
 
   /** A row of the deliveries table by its event and attempt. */

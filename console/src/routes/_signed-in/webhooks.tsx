@@ -1,7 +1,8 @@
 /**
  * Webhooks (contract §14.2, §15; owner): the webhooks — create (the secret shown once), edit, enable,
  * delete, rotate the secret, send a test event — and one webhook's delivery attempts with a status
- * filter, paging and "Redeliver". Which webhook's deliveries, their filter and page are in the address
+ * filter, paging and "Redeliver", and the newest events of the log to deliver to it. Which webhook's
+ * deliveries, their filter and page are in the address
  * (`/webhooks?webhook=3&status=failed&page=2`).
  */
 import { useLingui } from '@lingui/react/macro';
@@ -11,6 +12,7 @@ import { request } from '../../gql/request.ts';
 import { PageShell } from '../../ui/page-shell.tsx';
 import { DeliveriesSection } from './-webhooks/deliveries-section.tsx';
 import { DELIVERY_STATUSES } from './-webhooks/delivery-status.ts';
+import { EventsSection } from './-webhooks/events-section.tsx';
 import { WebhooksSection } from './-webhooks/webhooks-section.tsx';
 import { type DeliveryStatus, WEBHOOKS_KEY, Webhooks } from './-webhooks.gql.ts';
 
@@ -55,16 +57,19 @@ function WebhooksScreen() {
         onSelect={(webhook) => void navigate({ search: webhook ? { webhook } : {} })}
       />
       {selected && (
-        <DeliveriesSection
-          webhook={selected}
-          status={search.status}
-          page={search.page}
-          onChange={({ status, page }) =>
-            void navigate({
-              search: { webhook: selected.id, ...(status && { status }), ...(page && page > 1 && { page }) },
-            })
-          }
-        />
+        <>
+          <DeliveriesSection
+            webhook={selected}
+            status={search.status}
+            page={search.page}
+            onChange={({ status, page }) =>
+              void navigate({
+                search: { webhook: selected.id, ...(status && { status }), ...(page && page > 1 && { page }) },
+              })
+            }
+          />
+          <EventsSection webhook={selected} />
+        </>
       )}
     </PageShell>
   );
