@@ -147,7 +147,8 @@ describe.skipIf(skipBrowserTests())('webhooks in a browser', { timeout: 180_000 
     await expectAccessible(page, 'a pending attempt', WIDE);
     await screenshot(page, 'console-webhooks-pending');
     await hooks.statusFilter.selectOption({ label: 'Every status' });
-    await hooks.waitForDelivery({ event: failed.event, attempt: '2', status: 'Succeeded', response: '200' });
+    // The retry is due ~5 s (±20 %) on; the queue looks every 2 s — room for a loaded machine.
+    await hooks.waitForDelivery({ event: failed.event, attempt: '2', status: 'Succeeded', response: '200' }, 30_000);
     expect(requestsFor(failed.event)).toHaveLength(2);
 
     // Redeliver the first event: one more attempt with the same webhook-id.
@@ -262,6 +263,7 @@ describe.skipIf(skipBrowserTests())('webhooks in a browser', { timeout: 180_000 
     await deleteDialog.getByRole('button', { name: 'Delete the webhook' }).click();
     await expect.poll(() => hooks.status.innerText()).toBe(`The webhook ${url} is deleted.`);
     await page.getByText('No webhooks yet.').waitFor();
+    await expect.poll(() => isFocused(page.getByRole('heading', { level: 2, name: 'Webhooks' }))).toBe(true);
     expect(await hooks.deliveries.count()).toBe(0);
     expect(await storedWebhooks()).toEqual([]);
 

@@ -99,17 +99,22 @@ export class WebhooksPage {
   /** Waits until the table shows an attempt matching `match`, and returns it. */
   async waitForDelivery(match: Partial<DeliveryRowText>, timeout = 15_000): Promise<DeliveryRowText> {
     let found: DeliveryRowText | undefined;
+    let rows: DeliveryRowText[] = [];
     await expect
       .poll(
         async () => {
-          found = (await this.deliveryRows()).find((row) =>
+          rows = await this.deliveryRows();
+          found = rows.find((row) =>
             Object.entries(match).every(([key, value]) => row[key as keyof DeliveryRowText] === value),
           );
           return found !== undefined;
         },
         { timeout, interval: 200 },
       )
-      .toBe(true);
+      .toBe(true)
+      .catch((error: Error) => {
+        throw new Error(`No attempt ${JSON.stringify(match)} among ${JSON.stringify(rows)}`, { cause: error });
+      });
     return found!;
   }
 

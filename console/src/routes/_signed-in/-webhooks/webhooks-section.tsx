@@ -6,7 +6,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { errorText } from '../../../gql/error-text.ts';
 import { request } from '../../../gql/request.ts';
 import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
@@ -44,6 +44,7 @@ export function WebhooksSection({ selected, onSelect }: WebhooksSectionProps) {
   const [announcement, setAnnouncement] = useState('');
   const webhooks = useQuery({ queryKey: WEBHOOKS_KEY, queryFn: ({ signal }) => request(Webhooks, {}, signal) });
   const refresh = () => queryClient.invalidateQueries({ queryKey: WEBHOOKS_KEY });
+  const listHeading = useRef<HTMLHeadingElement>(null);
 
   const confirm = useMutation({
     mutationFn: async ({ kind, webhook }: Confirming) => {
@@ -60,11 +61,13 @@ export function WebhooksSection({ selected, onSelect }: WebhooksSectionProps) {
       if (kind === 'rotate') {
         setShown({ url, secret, rotated: true });
         setAnnouncement(t`${url} has a new signing secret; the previous one signs too for 24 hours.`);
+        void refresh();
       } else {
         setAnnouncement(t`The webhook ${url} is deleted.`);
         if (selected === webhook.id) onSelect(undefined);
+        // Its card (and the Delete button the dialog gives the focus back to) goes: the list's heading takes it.
+        void refresh().then(() => listHeading.current?.focus());
       }
-      void refresh();
     },
   });
   const test = useMutation({
@@ -91,7 +94,7 @@ export function WebhooksSection({ selected, onSelect }: WebhooksSectionProps) {
           void refresh();
         }}
       />
-      <h2 id="webhooks-list">
+      <h2 id="webhooks-list" ref={listHeading} tabIndex={-1}>
         <Trans>Webhooks</Trans>
       </h2>
       <p role="status" className="status-line">
