@@ -4,8 +4,9 @@
  * WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE): a refused URL under its field, a webhook created by
  * keyboard alone whose secret is shown once and copied, a catalogue change delivered and signed with
  * that secret, a failed attempt pending with its next time and then retried, a redelivery, a test
- * event, an event picked from the newest of the log and delivered, a rotation (both secrets sign), an edit that disables and one that enables, and a delete after
- * a confirmation. axe on each state at 1440 px, the screen at 375 px, and once in Chinese.
+ * event, an event picked from the newest of the log and delivered, a rotation (both secrets sign), an
+ * edit that disables and one that enables, paging, and a delete after a confirmation. axe on each
+ * state at 1440 px, the screen at 375 px, and once in Chinese.
  * Screenshots: test-results/browser/console-webhooks-*.png.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -245,6 +246,21 @@ describe.skipIf(skipBrowserTests())('webhooks in a browser', { timeout: 180_000 
     await editDialog.getByRole('button', { name: 'Save the webhook' }).click();
     await expect.poll(async () => (await storedWebhooks())[0]?.disabled).toBe(false);
     await expect.poll(async () => (await hooks.facts(url)).State).toBe('Enabled');
+
+    // Paging: 15 test events through the API make more attempts than a page (20) holds.
+    const id = stored!.id;
+    const attempts = Number((await hooks.resultLine.innerText()).match(/^(\d+) attempts$/)?.[1]);
+    expect(attempts).toBeGreaterThanOrEqual(7);
+    for (let i = 0; i < 15; i++) await gql('mutation ($id: Int!) { sendTestEvent(webhookId: $id) }', { id });
+    await expect.poll(() => hooks.resultLine.innerText(), { timeout: 15_000 }).toBe(`${attempts + 15} attempts`);
+    const pager = page.getByRole('navigation', { name: 'Pages of deliveries' });
+    await expect.poll(() => pager.innerText()).toContain('Page 1 of 2');
+    expect(await hooks.deliveryRows()).toHaveLength(20);
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('page')).toBe('2');
+    await expect.poll(async () => (await hooks.deliveryRows()).length).toBe(attempts + 15 - 20);
+    await pager.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(async () => (await hooks.deliveryRows()).length).toBe(20);
 
     // In Chinese, once.
     await page.getByLabel('Language').selectOption({ label: '中文' });

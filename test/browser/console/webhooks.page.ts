@@ -28,6 +28,7 @@ export class WebhooksPage {
   readonly deliveriesTable: Locator;
   readonly statusFilter: Locator;
   readonly events: Locator;
+  readonly resultLine: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { level: 1, name: 'Webhooks' });
@@ -41,6 +42,7 @@ export class WebhooksPage {
     this.deliveriesTable = page.locator('table.deliveries-table');
     this.statusFilter = page.getByLabel('Delivery status');
     this.events = page.getByRole('region', { name: 'Recent events' }).first();
+    this.resultLine = this.deliveries.locator('.result-line');
   }
 
   async expectLoaded(): Promise<void> {
