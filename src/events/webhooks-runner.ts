@@ -33,7 +33,10 @@ export async function runWebhooks(db: Database, services: Services, config: Conf
         throw err;
       }
     },
-    { workers: DELIVERY_WORKERS },
+    // PostgreSQL: the jobs one process dispatches wake its own workers at once, but another instance's
+    // only look at their next poll — every half second, so no first attempt waits seconds for it (the
+    // cost: a cheap indexed fetch on the job queue's own pool). The embedded database has one process.
+    { workers: DELIVERY_WORKERS, pollSeconds: db.url ? 0.5 : undefined },
   );
   const dispatch = startEventDispatch(db.sql, services.jobs, config, log);
   services.onCatalogChange(dispatch.kick);

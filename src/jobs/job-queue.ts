@@ -33,13 +33,14 @@ export interface JobQueue {
   /** Has this process look for jobs of `queue` now (ones its own committed transaction queued). */
   wake(queue: string): void;
   /**
-   * Has this process take jobs of `queue`, `workers` at a time (default one): `handler` throwing, or
-   * the process dying, leaves the job to be tried again (by any process) once its lease ends.
+   * Has this process take jobs of `queue`, `workers` at a time (default one), looking for them every
+   * `pollSeconds` (default 2) unless woken: `handler` throwing, or the process dying, leaves the job
+   * to be tried again (by any process) once its lease ends.
    */
   work(
     queue: string,
     handler: (data: Record<string, unknown>, id: string) => Promise<void>,
-    options?: { workers?: number },
+    options?: { workers?: number; pollSeconds?: number },
   ): Promise<void>;
   /** True once stop() was called: a running job should hand on the rest of its work. */
   stopping(): boolean;
@@ -109,7 +110,7 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
         ids.push(
           await boss.work<Record<string, unknown>>(
             queue,
-            { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS },
+            { batchSize: 1, pollingIntervalSeconds: options?.pollSeconds ?? POLL_SECONDS },
             async ([job]) => {
               if (job) await handler(job.data, job.id);
             },
