@@ -175,9 +175,9 @@ export interface DeliveryDeps {
   log: Logger;
 }
 
-async function eventOf(sql: SqlDriver, job: DeliveryJob): Promise<EventRow | undefined> {
+async function eventOf(query: SqlQuery, job: DeliveryJob): Promise<EventRow | undefined> {
   if (job.test) return { ...job.test, data: JSON.stringify(job.test.data) };
-  const [event] = await sql.query<EventRow>(
+  const [event] = await query<EventRow>(
     `SELECT id, seq, type, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, data::text AS data
        FROM events WHERE id = $1`,
     [job.eventId],
@@ -185,25 +185,28 @@ async function eventOf(sql: SqlDriver, job: DeliveryJob): Promise<EventRow | und
   return event;
 }
 
-/** Makes the attempt `job` stands for (see the module's comment). */
-export async function deliver(deps: DeliveryDeps, job: DeliveryJob, jobId: string): Promise<void> {
-  const { sql, config, log } = deps;
-  const [made] = await sql.query('SELECT 1 FROM webhook_deliveries WHERE job_id = $1 AND duration_ms IS NOT NULL', [
-    jobId,
-  ]);
-  if (made) return;
-  const [webhook] = await sql.query<WebhookRow>(
-    `SELECT url, events, disabled, secret,
-            CASE WHEN previous_secret_until > now() THEN previous_secret END AS previous
-       FROM webhooks WHERE id = $1`,
-    [job.webhookId],
-  );
-  // Deleted or disabled since: its pending attempts end here. An event past its retention: nothing to send.
-  if (!webhook || webhook.disabled) return;
-  const event = await eventOf(sql, job);
-  if (!event) return;
-
-  const attempt = await sql.transaction(async (query) => {
+/**
+ * The attempt's start, in one transaction: nothing when this job's attempt was already made, its
+ * webhook is gone or disabled (its pending attempts end there) or its event is past its retention;
+ * otherwise an unanswered attempt of this job marked interrupted and the new one recorded. (Plain SQL
+ * transactions run on connections of their own, not the requests' pool: a backlog of requests never
+ * holds an attempt, nor an attempt a request.)
+ */
+function beginAttempt(sql: SqlDriver, job: DeliveryJob, jobId: string) {
+  return sql.transaction(async (query) => {
+    const [made] = await query('SELECT 1 FROM webhook_deliveries WHERE job_id = $1 AND duration_ms IS NOT NULL', [
+      jobId,
+    ]);
+    if (made) return undefined;
+    const [webhook] = await query<WebhookRow>(
+      `SELECT url, events, disabled, secret,
+              CASE WHEN previous_secret_until > now() THEN previous_secret END AS previous
+         FROM webhooks WHERE id = $1`,
+      [job.webhookId],
+    );
+    if (!webhook || webhook.disabled) return undefined;
+    const event = await eventOf(query, job);
+    if (!event) return undefined;
     await query(
       `UPDATE webhook_deliveries SET response_body = 'interrupted: the delivering process stopped', next_attempt_at = now()
         WHERE job_id = $1 AND duration_ms IS NULL`,
@@ -216,8 +219,16 @@ export async function deliver(deps: DeliveryDeps, job: DeliveryJob, jobId: strin
        RETURNING id`,
       [job.webhookId, job.eventId, jobId],
     );
-    return row!.id;
+    return { webhook, event, attempt: row!.id };
   });
+}
+
+/** Makes the attempt `job` stands for (see the module's comment). */
+export async function deliver(deps: DeliveryDeps, job: DeliveryJob, jobId: string): Promise<void> {
+  const { sql, config, log } = deps;
+  const begun = await beginAttempt(sql, job, jobId);
+  if (!begun) return;
+  const { webhook, event, attempt } = begun;
 
   log.debug({ webhook_id: job.webhookId, event_id: job.eventId, pid: process.pid }, 'webhook attempt: sending');
   const at = new Date();
