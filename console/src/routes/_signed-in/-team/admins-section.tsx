@@ -9,6 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { ADMIN_ROLES, type AdminRole } from '../../../auth/roles.ts';
 import { adminMeQuery } from '../../../auth/session.gql.ts';
+import { errorText } from '../../../gql/error-text.ts';
 import { problemsByField } from '../../../gql/errors.ts';
 import { request } from '../../../gql/request.ts';
 import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
@@ -24,7 +25,6 @@ import {
   SetAdminRole,
   type TeamAdmin,
 } from '../-team.gql.ts';
-import { errorText } from './error-text.ts';
 
 type Action =
   | { kind: 'role'; admin: TeamAdmin; role: AdminRole }

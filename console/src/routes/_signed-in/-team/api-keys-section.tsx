@@ -7,6 +7,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { ADMIN_ROLES, type AdminRole } from '../../../auth/roles.ts';
+import { errorText } from '../../../gql/error-text.ts';
 import { problemsByField } from '../../../gql/errors.ts';
 import { request } from '../../../gql/request.ts';
 import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
@@ -16,7 +17,6 @@ import { ModalDialog } from '../../../ui/modal-dialog.tsx';
 import { useRoleName } from '../../../ui/role-name.ts';
 import { TextField } from '../../../ui/text-field.tsx';
 import { API_KEYS_KEY, ApiKeys, CreateApiKey, RevokeApiKey, type TeamApiKey } from '../-team.gql.ts';
-import { errorText } from './error-text.ts';
 
 /** An API key may have any role but owner (contract §10.5). */
 const KEY_ROLES = ADMIN_ROLES.filter((role) => role !== 'owner');
