@@ -77,7 +77,10 @@ export interface Database {
   readonly backgroundSql?: BackgroundSql;
   /** PostgreSQL: the primary's connection URL (the job queue opens its own small pool on it). */
   readonly url?: string;
-  /** Statements sent so far, by Prisma and raw SQL alike (diagnostics; tests count a page's queries). */
+  /**
+   * Statements of the requests' connections so far, by Prisma and raw SQL alike (diagnostics; tests
+   * count a page's queries) — not the plain-SQL transactions of background work (`sql.transaction`).
+   */
   statementCount(): number;
   /** Connections held and callers waiting, per pool (none on the embedded database: it has no pool). */
   poolUsage(): PoolUsage[];

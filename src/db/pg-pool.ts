@@ -355,11 +355,15 @@ export function openPgPools({
     // — within a grace after it: the database went silent.
     { ms: statementTimeoutMs + serverAnswerGrace(statementTimeoutMs), onTimeout: () => breaker.trip() },
   );
-  // Start-up scripts (the maintenance pool) wait as long as they must: no breaker there.
+  // Start-up scripts (the maintenance pool) wait as long as they must: no breaker there. Its
+  // statements — start-up work and the plain-SQL transactions of background work (import batches,
+  // webhook dispatch and attempts, schedule flips) — are timed but not counted: the count is the
+  // requests' (tests count what a page costs), as on the embedded database, whose transactions'
+  // statements are not counted either.
   guardConnect(requests.pool, breaker, onConnectFailed);
   const maintenance = createPool(
     { ...common, max: 2 },
-    { onStatement: onStatement && ((seconds, ok) => onStatement(seconds, 'maintenance', ok)), onQuery },
+    { onStatement: onStatement && ((seconds, ok) => onStatement(seconds, 'maintenance', ok)) },
   );
   return {
     pool: requests.pool,

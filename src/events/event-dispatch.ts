@@ -9,6 +9,7 @@
  * that changes the catalogue, whose trigger notifies every instance), and once a second besides, for
  * a notification missed. The same round drops events and attempts past EVENT_RETENTION_DAYS, hourly.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/config.ts';
 import type { SqlDriver } from '../db/database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
@@ -20,6 +21,12 @@ const BATCH = 500;
 /** The round that runs without a notification. */
 const POLL_MS = 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/**
+ * How long a stop waits for a round under way: a round is a few short statements, but with the
+ * database silent it would wait for ever — and a shutdown must not (contract §7.4). A round cut off
+ * commits nothing; the next process's round does its work.
+ */
+const STOP_WAIT_MS = 1000;
 
 export interface EventDispatch {
   /** Dispatches now (concurrent calls share one round, and one more after it). */
@@ -111,7 +118,7 @@ export function startEventDispatch(sql: SqlDriver, jobs: JobQueue, config: Confi
     stop: async () => {
       stopped = true;
       clearInterval(timer);
-      await running;
+      if (running) await Promise.race([running, sleep(STOP_WAIT_MS, undefined, { ref: false })]);
     },
   };
 }
