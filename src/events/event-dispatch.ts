@@ -52,17 +52,22 @@ export function startEventDispatch(sql: SqlDriver, jobs: JobQueue, config: Confi
         prunedAt = Date.now();
         await prune(query);
       }
-      const events = await query<{ seq: number; id: string; type: string }>(
-        'SELECT seq, id, type FROM events WHERE seq > $1 ORDER BY seq LIMIT $2',
+      const events = await query<{ seq: number; id: string; type: string; at: Date }>(
+        'SELECT seq, id, type, at FROM events WHERE seq > $1 ORDER BY seq LIMIT $2',
         [cursor.after, BATCH],
       );
       if (events.length === 0) return 0;
-      const webhooks = await query<{ id: number; events: string[] }>(
-        'SELECT id, events FROM webhooks WHERE NOT disabled ORDER BY id',
+      const webhooks = await query<{ id: number; events: string[]; created_at: Date }>(
+        'SELECT id, events, created_at FROM webhooks WHERE NOT disabled ORDER BY id',
       );
+      // A webhook hears the changes made since it exists: an event of before its creation, dispatched
+      // after it (the round came later), is not delivered to it (redeliverEvent can send one).
+      const wants = (webhook: (typeof webhooks)[number], event: (typeof events)[number]) =>
+        new Date(event.at) >= new Date(webhook.created_at) &&
+        (webhook.events.includes('*') || webhook.events.includes(event.type));
       const deliveries = events.flatMap((event) =>
         webhooks
-          .filter((webhook) => webhook.events.includes('*') || webhook.events.includes(event.type))
+          .filter((webhook) => wants(webhook, event))
           .map((webhook) => ({ job: { webhookId: webhook.id, eventId: event.id, try: 1 } satisfies DeliveryJob })),
       );
       await queueDeliveries(query, jobs, config, deliveries);
