@@ -50,6 +50,8 @@ const SNAPSHOTS: Record<CatalogTarget, (tx: Tx, id: number) => Promise<Record<st
         publishAt: true,
         unpublishAt: true,
         handle: true,
+        // Not an audited field: read here so an update learns its visibility before and after for free.
+        visible: true,
         skus: { select: { skuCode: true, specs: true, price: true, stock: true }, orderBy: { id: 'asc' } },
         images: { select: { url: true, sortOrder: true }, orderBy: { id: 'asc' } },
       },
@@ -124,6 +126,15 @@ async function reindex(tx: Tx, scope: SearchScope): Promise<void> {
 /** One row's write: its spec, the row (known beforehand for an update or a delete), its statements. */
 type RowWrite<T> = CatalogWriteSpec<T> & { id?: number; write: (tx: Tx) => Promise<T> };
 
+/** A snapshot's audited fields, and the item's visibility flag (§12.1) that rides along with them. */
+function fieldsAndVisibility(
+  row: Record<string, unknown> | null,
+): [Record<string, unknown> | null, boolean | undefined] {
+  if (!row || !('visible' in row)) return [row, undefined];
+  const { visible, ...fields } = row;
+  return [fields, visible as boolean];
+}
+
 /**
  * One row's write inside a running catalogue transaction, after the catalogue writes' lock: an item's
  * version claimed, the row before, the write, its search documents, the row after, its audit entry
@@ -135,16 +146,14 @@ async function writeRow<T>(tx: Tx, audit: Audit, emit: Emit, spec: RowWrite<T>):
   // Every later change of an item — its fields, SKUs, images, status — is one version more.
   if (target === 'item' && spec.id !== undefined) await claimItemVersion(tx, spec.id, spec.expectedVersion);
   const snapshot = SNAPSHOTS[target];
-  const before = spec.id === undefined ? null : await snapshot(tx, spec.id);
-  const updatedItem = target === 'item' && verb === 'update' ? spec.id : undefined;
-  const wasVisible = updatedItem === undefined ? undefined : (await visibleNow(tx, [updatedItem])).get(updatedItem);
+  const [before, wasVisible] = fieldsAndVisibility(spec.id === undefined ? null : await snapshot(tx, spec.id));
   const written = await spec.write(tx);
   const id = spec.idOf(written);
   if (spec.search) await reindex(tx, spec.search(written));
-  const after = verb === 'delete' ? null : await snapshot(tx, id);
+  const [after, isVisible] = fieldsAndVisibility(verb === 'delete' ? null : await snapshot(tx, id));
   audit({ action: spec.action, target: { type: target, id }, changes: changesBetween(before, after) });
   emitWrite(emit, target, verb, id, before);
-  if (updatedItem !== undefined) emitVisibility(emit, id, wasVisible, (await visibleNow(tx, [id])).get(id));
+  if (target === 'item' && verb === 'update') emitVisibility(emit, id, wasVisible, isVisible);
   return written;
 }
 
