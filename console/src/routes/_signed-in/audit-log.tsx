@@ -4,6 +4,7 @@
  * same page; paging with the total from the same answer; each entry's changes as a diff
  * (-audit-log/changes-table.tsx). Secrets come redacted from the service and are shown as such.
  */
+
 import { useLingui as useLinguiRuntime } from '@lingui/react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -13,6 +14,7 @@ import { ApiError } from '../../gql/errors.ts';
 import { request } from '../../gql/request.ts';
 import { useDateTime } from '../../ui/date-time.ts';
 import { PageShell } from '../../ui/page-shell.tsx';
+import { Pager } from '../../ui/pager.tsx';
 import { ACTIONS, ACTOR_TYPE_NAMES, ACTOR_TYPES, TARGET_TYPE_NAMES, TARGET_TYPES } from './-audit-log/audit-names.ts';
 import { ChangesTable } from './-audit-log/changes-table.tsx';
 import { type AuditEntry, AuditLog, type AuditLogVariables } from './-audit-log.gql.ts';
@@ -150,30 +152,13 @@ function AuditLogScreen() {
         </p>
       )}
 
-      {page && totalPages > 1 && (
-        <nav className="pager" aria-label={t`Pages`}>
-          <button
-            type="button"
-            className="button"
-            disabled={pageNumber <= 1}
-            onClick={() => void go({ ...search, page: pageNumber - 1 > 1 ? pageNumber - 1 : undefined })}
-          >
-            <Trans>Previous page</Trans>
-          </button>
-          <span>
-            <Trans>
-              Page {pageNumber} of {totalPages}
-            </Trans>
-          </span>
-          <button
-            type="button"
-            className="button"
-            disabled={pageNumber >= totalPages}
-            onClick={() => void go({ ...search, page: pageNumber + 1 })}
-          >
-            <Trans>Next page</Trans>
-          </button>
-        </nav>
+      {page && (
+        <Pager
+          page={pageNumber}
+          totalPages={totalPages}
+          label={t`Pages`}
+          onPage={(p) => void go({ ...search, page: p > 1 ? p : undefined })}
+        />
       )}
     </PageShell>
   );

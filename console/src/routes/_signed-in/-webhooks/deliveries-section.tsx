@@ -5,11 +5,13 @@
  * list asks again every second while an attempt's outcome is a few seconds away (delivery-refresh.ts),
  * and every 5 s otherwise so that new deliveries appear.
  */
+
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { errorText } from '../../../gql/error-text.ts';
 import { request } from '../../../gql/request.ts';
+import { Pager } from '../../../ui/pager.tsx';
 import {
   DELIVERIES_KEY,
   type DeliveriesVariables,
@@ -199,30 +201,13 @@ export function DeliveriesSection({ webhook, status, page, onChange }: Deliverie
           </table>
         </section>
       )}
-      {result && totalPages > 1 && (
-        <nav className="pager" aria-label={t`Pages of deliveries`}>
-          <button
-            type="button"
-            className="button"
-            disabled={pageNumber <= 1}
-            onClick={() => onChange({ status, page: pageNumber - 1 })}
-          >
-            <Trans>Previous page</Trans>
-          </button>
-          <span>
-            <Trans>
-              Page {pageNumber} of {totalPages}
-            </Trans>
-          </span>
-          <button
-            type="button"
-            className="button"
-            disabled={pageNumber >= totalPages}
-            onClick={() => onChange({ status, page: pageNumber + 1 })}
-          >
-            <Trans>Next page</Trans>
-          </button>
-        </nav>
+      {result && (
+        <Pager
+          page={pageNumber}
+          totalPages={totalPages}
+          label={t`Pages of deliveries`}
+          onPage={(p) => onChange({ status, page: p })}
+        />
       )}
     </section>
   );

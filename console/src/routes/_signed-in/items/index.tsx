@@ -5,6 +5,7 @@
  * it. Admins who may change items select rows and change their status or delete them, after a
  * confirmation naming how many.
  */
+
 import { plural } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,6 +16,7 @@ import { ApiError, problemsByField } from '../../../gql/errors.ts';
 import { request } from '../../../gql/request.ts';
 import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { PageShell } from '../../../ui/page-shell.tsx';
+import { Pager } from '../../../ui/pager.tsx';
 import { ITEM_STATUSES, type ItemStatus, useStatusName } from '../../../ui/status-name.ts';
 import { TextField } from '../../../ui/text-field.tsx';
 import { CategorySelect } from './-components/category-select.tsx';
@@ -370,30 +372,13 @@ function ItemsScreen() {
         </p>
       )}
 
-      {page && totalPages > 1 && (
-        <nav className="pager" aria-label={t`Pages`}>
-          <button
-            type="button"
-            className="button"
-            disabled={pageNumber <= 1}
-            onClick={() => void update({ ...search, page: pageNumber - 1 > 1 ? pageNumber - 1 : undefined })}
-          >
-            <Trans>Previous page</Trans>
-          </button>
-          <span>
-            <Trans>
-              Page {pageNumber} of {totalPages}
-            </Trans>
-          </span>
-          <button
-            type="button"
-            className="button"
-            disabled={pageNumber >= totalPages}
-            onClick={() => void update({ ...search, page: pageNumber + 1 })}
-          >
-            <Trans>Next page</Trans>
-          </button>
-        </nav>
+      {page && (
+        <Pager
+          page={pageNumber}
+          totalPages={totalPages}
+          label={t`Pages`}
+          onPage={(p) => void update({ ...search, page: p > 1 ? p : undefined })}
+        />
       )}
 
       <ConfirmDialog
