@@ -20,8 +20,8 @@
  */
 import { type FieldNode, Kind, type SelectionSetNode } from 'graphql';
 
-/** A timestamp column as ISO 8601 UTC text with milliseconds, as the contract writes them. */
-const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** A timestamp column as ISO 8601 UTC text with milliseconds, as the contract writes them (every SQL that writes one). */
+export const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** How a column's value is written as JSON. */
 type JsonAs = 'number' | 'text' | 'json' | 'money' | 'time';
@@ -68,12 +68,12 @@ const ITEM: Fields = {
   skus: { fields: SKU, from: 'skus s WHERE s.item_id = i.id', order: 's.id' },
   images: { fields: IMAGE, from: 'item_images m WHERE m.item_id = i.id', order: 'm.sort_order, m.id' },
   status: text('i.status::text'),
-  publishAt: time(iso('i.publish_at'), 'nullable'),
-  unpublishAt: time(iso('i.unpublish_at'), 'nullable'),
+  publishAt: time(isoSql('i.publish_at'), 'nullable'),
+  unpublishAt: time(isoSql('i.unpublish_at'), 'nullable'),
   handle: text('i.handle'),
   version: number('i.version'),
-  createdAt: time(iso('i.created_at')),
-  updatedAt: time(iso('i.updated_at')),
+  createdAt: time(isoSql('i.created_at')),
+  updatedAt: time(isoSql('i.updated_at')),
 };
 
 /** Which fields, under which keys (`[key, field, its own picks]`). */

@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/config.ts';
-import type { SqlDriver } from '../db/database.ts';
+import type { SqlDriver, SqlQuery } from '../db/database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, queueDeliveries } from './webhook-delivery.ts';
@@ -79,7 +79,7 @@ export function startEventDispatch(sql: SqlDriver, jobs: JobQueue, config: Confi
   }
 
   /** Events (and attempts) older than the retention; only what the cursor has passed. */
-  async function prune(query: Parameters<Parameters<SqlDriver['transaction']>[0]>[0]): Promise<void> {
+  async function prune(query: SqlQuery): Promise<void> {
     const days = config.events.retentionDays;
     await query(
       `DELETE FROM events WHERE at < now() - make_interval(days => $1)

@@ -14,6 +14,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { isoSql } from '../catalog/catalog-json.ts';
 import type { Config } from '../config/config.ts';
 import type { SqlDriver, SqlQuery } from '../db/database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
@@ -178,7 +179,7 @@ export interface DeliveryDeps {
 async function eventOf(query: SqlQuery, job: DeliveryJob): Promise<EventRow | undefined> {
   if (job.test) return { ...job.test, data: JSON.stringify(job.test.data) };
   const [event] = await query<EventRow>(
-    `SELECT id, seq, type, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, data::text AS data
+    `SELECT id, seq, type, ${isoSql('at')} AS at, data::text AS data
        FROM events WHERE id = $1`,
     [job.eventId],
   );

@@ -14,6 +14,7 @@
  */
 import type { Actor } from '../auth/request-auth.ts';
 import type { CatalogCache } from '../catalog/catalog-cache.ts';
+import { isoSql } from '../catalog/catalog-json.ts';
 import type { Database, Prisma, SqlDriver } from '../db/database.ts';
 import { appendEvents, type PendingEvent } from '../events/event-log.ts';
 import type { Import } from '../generated/prisma/client.ts';
@@ -286,9 +287,6 @@ async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> 
 const appendEventsIn = (sql: IndexerSql, actor: Actor, events: PendingEvent[]) =>
   appendEvents((text, params) => sql.$executeRawUnsafe(text, ...params), actor, events);
 
-/** An import's times as the API writes them. */
-const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * The Import in REST's names (imports.rest.ts REST_IMPORT_FIELDS), for `import.finished`'s data;
  * test/events/import-events.test.ts holds it equal to GET /admin/api/imports/{id}.
@@ -298,7 +296,7 @@ const IMPORT_REST_JSON = `json_build_object(
   'rows_total', rows_total, 'rows_done', rows_done,
   'items', json_build_object('created', created_count, 'updated', updated_count, 'unchanged', unchanged_count, 'failed', failed_count),
   'errors', errors, 'errors_csv_url', '/admin/api/imports/' || id || '/errors.csv',
-  'created_at', ${iso('created_at')}, 'started_at', ${iso('started_at')}, 'finished_at', ${iso('finished_at')},
+  'created_at', ${isoSql('created_at')}, 'started_at', ${isoSql('started_at')}, 'finished_at', ${isoSql('finished_at')},
   'actor', json_build_object('type', actor_type, 'id', actor_id, 'name', actor_name))`;
 
 /**

@@ -5,6 +5,8 @@
  * (export → import is a no-op).
  */
 
+import { isoSql } from '../catalog/catalog-json.ts';
+
 /** Columns read from an item's first row. */
 export const ITEM_COLUMNS = [
   'handle',
@@ -344,11 +346,11 @@ export const STORED_ITEMS_SQL = `
     'categoryId', i.category_id,
     'categoryPath', COALESCE((SELECT path FROM paths WHERE paths.id = i.category_id), ARRAY[]::text[]),
     'status', i.status::text,
-    'publishAt', to_char(i.publish_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'unpublishAt', to_char(i.unpublish_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'publishAt', ${isoSql('i.publish_at')},
+    'unpublishAt', ${isoSql('i.unpublish_at')},
     'price', i.price::text, 'stock', i.stock, 'version', i.version,
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'updatedAt', to_char(i.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'createdAt', ${isoSql('i.created_at')},
+    'updatedAt', ${isoSql('i.updated_at')},
     'skus', COALESCE((SELECT json_agg(json_build_object('id', s.id, 'skuCode', s.sku_code, 'specs', s.specs,
                                                         'price', s.price::text, 'stock', s.stock) ORDER BY s.id)
                         FROM skus s WHERE s.item_id = i.id), '[]'),
