@@ -4,7 +4,7 @@
  * still kept, and a test event. Changes are audited (`webhook.create|update|delete|rotate_secret`);
  * secrets never reach the audit log, the logs or an error.
  */
-import { adminWrite } from '../audit/admin-write.ts';
+import { adminWrite, type Tx } from '../audit/admin-write.ts';
 import { changesBetween } from '../audit/audit-log.ts';
 import { notFound, validationFailed } from '../errors/app-error.ts';
 import type { Webhook, WebhookDelivery } from '../generated/prisma/client.ts';
@@ -56,8 +56,9 @@ export async function createWebhook(ctx: RequestContext, input: CreateWebhookInp
 export const listWebhooks = (ctx: RequestContext): Promise<Webhook[]> =>
   ctx.db.prisma.webhook.findMany({ orderBy: { id: 'asc' } });
 
-async function existing(ctx: RequestContext, id: number): Promise<Webhook> {
-  const webhook = await ctx.db.prisma.webhook.findUnique({ where: { id } });
+/** The webhook `id` (read by `db`: the request's client, or a write's transaction), or NOT_FOUND. */
+async function existing(db: Pick<Tx, 'webhook'>, id: number): Promise<Webhook> {
+  const webhook = await db.webhook.findUnique({ where: { id } });
   if (!webhook) throw notFound('webhook');
   return webhook;
 }
@@ -65,8 +66,7 @@ async function existing(ctx: RequestContext, id: number): Promise<Webhook> {
 export async function updateWebhook(ctx: RequestContext, id: number, input: UpdateWebhookInput): Promise<Webhook> {
   if (input.url != null) await checkUrl(ctx, input.url);
   return adminWrite(ctx, async (tx, audit) => {
-    const before = await tx.webhook.findUnique({ where: { id } });
-    if (!before) throw notFound('webhook');
+    const before = await existing(tx, id);
     const enabling = input.disabled === false && before.disabled;
     const after = await tx.webhook.update({
       where: { id },
@@ -90,8 +90,7 @@ export async function updateWebhook(ctx: RequestContext, id: number, input: Upda
 
 export async function deleteWebhook(ctx: RequestContext, id: number): Promise<true> {
   await adminWrite(ctx, async (tx, audit) => {
-    const before = await tx.webhook.findUnique({ where: { id } });
-    if (!before) throw notFound('webhook');
+    const before = await existing(tx, id);
     await tx.webhook.delete({ where: { id } });
     audit({
       action: 'webhook.delete',
@@ -106,8 +105,7 @@ export async function deleteWebhook(ctx: RequestContext, id: number): Promise<tr
 export async function rotateWebhookSecret(ctx: RequestContext, id: number): Promise<string> {
   const secret = newWebhookSecret();
   await adminWrite(ctx, async (tx, audit) => {
-    const before = await tx.webhook.findUnique({ where: { id }, select: { secret: true } });
-    if (!before) throw notFound('webhook');
+    const before = await existing(tx, id);
     await tx.webhook.update({
       where: { id },
       data: {
@@ -125,7 +123,7 @@ export async function listDeliveries(
   ctx: RequestContext,
   args: { webhookId: number; status?: WebhookDelivery['status'] | null; page: number; limit: number },
 ): Promise<Page<WebhookDelivery>> {
-  await existing(ctx, args.webhookId);
+  await existing(ctx.db.prisma, args.webhookId);
   const where = { webhookId: args.webhookId, ...(args.status ? { status: args.status } : {}) };
   const { offset, limit } = pageWindow(args);
   const [rows, total] = await Promise.all([
@@ -133,6 +131,13 @@ export async function listDeliveries(
     ctx.db.prisma.webhookDelivery.count({ where }),
   ]);
   return pageOf(rows, args, total);
+}
+
+/** A webhook deliveries may be sent to now: it exists (else NOT_FOUND) and is enabled (else VALIDATION_FAILED). */
+async function enabled(ctx: RequestContext, webhookId: number): Promise<Webhook> {
+  const webhook = await existing(ctx.db.prisma, webhookId);
+  if (webhook.disabled) throw validationFailed([{ field: 'webhookId', message: 'is disabled; enable it first' }]);
+  return webhook;
 }
 
 /** Queues one delivery now; the job makes the attempt, like any other. */
@@ -143,8 +148,7 @@ async function queueOne(ctx: RequestContext, job: DeliveryJob): Promise<true> {
 
 /** Delivers an event still kept once more (delivered ones too): a new attempt, the same `webhook-id`. */
 export async function redeliverEvent(ctx: RequestContext, webhookId: number, eventId: string): Promise<true> {
-  const webhook = await existing(ctx, webhookId);
-  if (webhook.disabled) throw validationFailed([{ field: 'webhookId', message: 'is disabled; enable it first' }]);
+  await enabled(ctx, webhookId);
   const event = await ctx.db.prisma.event.findUnique({ where: { id: eventId }, select: { id: true } });
   if (!event) throw notFound('event');
   return queueOne(ctx, { webhookId, eventId, try: 1 });
@@ -152,8 +156,7 @@ export async function redeliverEvent(ctx: RequestContext, webhookId: number, eve
 
 /** A `webhook.test` event to this webhook alone (not in the log). */
 export async function sendTestEvent(ctx: RequestContext, webhookId: number): Promise<true> {
-  const webhook = await existing(ctx, webhookId);
-  if (webhook.disabled) throw validationFailed([{ field: 'webhookId', message: 'is disabled; enable it first' }]);
+  const webhook = await enabled(ctx, webhookId);
   const test: TestEvent = {
     id: newEventId(),
     seq: 0,
