@@ -6,8 +6,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { adminMeQuery } from '../../../auth/session.gql.ts';
+import { type AdminMe, adminMeQuery } from '../../../auth/session.gql.ts';
 import { ApiError, problemsByField } from '../../../gql/errors.ts';
+import type { ResultOf } from '../../../gql/graphql.ts';
 import { request } from '../../../gql/request.ts';
 import { TextField } from '../../../ui/text-field.tsx';
 import { TotpEnrolment } from '../../../ui/totp-enrolment.tsx';
@@ -21,7 +22,14 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
   // A fresh enrolment after Cancel (the component starts over).
   const [attempt, setAttempt] = useState(0);
   const [announcement, setAnnouncement] = useState('');
-  const refreshMe = () => queryClient.invalidateQueries({ queryKey: adminMeQuery.queryKey });
+  // The service has said the new state: show it now (a refetch alone left "off" on screen for a moment
+  // after Done, next to "Two-factor login is on."), then refetch to be sure.
+  const settle = (totpEnabled: boolean) => {
+    queryClient.setQueryData<ResultOf<typeof AdminMe>>(adminMeQuery.queryKey, (old) =>
+      old?.adminMe ? { adminMe: { ...old.adminMe, totpEnabled } } : old,
+    );
+    void queryClient.invalidateQueries({ queryKey: adminMeQuery.queryKey });
+  };
 
   return (
     <>
@@ -43,19 +51,21 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
           level={3}
           startLabel={t`Turn on two-factor login`}
           doneLabel={t`Done`}
-          onConfirmed={() => setEnrolling(true)}
+          onConfirmed={() => {
+            setEnrolling(true);
+            settle(true);
+          }}
           onCancel={() => setAttempt((n) => n + 1)}
           onDone={() => {
             setEnrolling(false);
             setAnnouncement(t`Two-factor login is on.`);
-            void refreshMe();
           }}
         />
       ) : (
         <DisableForm
           onDisabled={() => {
             setAnnouncement(t`Two-factor login is off.`);
-            void refreshMe();
+            settle(false);
           }}
         />
       )}
