@@ -41,10 +41,12 @@ export type SqlQuery = <T = Record<string, unknown>>(text: string, params?: unkn
 
 export interface SqlDriver extends SqlReader {
   /**
-   * `query` without the statement timeout, for start-up work that may rightly take long (writing
-   * the search documents of a large catalogue: setup/prepare-database.ts).
+   * `query` without the statement timeout, on the connections of start-up and background work (the
+   * maintenance pool, not the requests'): start-up work that may rightly take long (writing the search
+   * documents of a large catalogue: setup/prepare-database.ts), and background statements that a
+   * backlog of requests must not hold (a webhook attempt's own: events/webhook-delivery.ts).
    */
-  queryUnbounded<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  queryUnbounded<T = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs a script of one or more statements without parameters; the rows of its last statement. */
   exec(script: string): Promise<Record<string, unknown>[]>;
   /** Runs a script atomically: all of its statements commit, or none do. */
@@ -404,7 +406,8 @@ async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }
       }
     },
     query: <T>(text: string, params?: unknown[], options?: QueryOptions) => queryRows<T>(pool, text, params, options),
-    queryUnbounded: async <T>(text: string, params?: unknown[]) => (await maintenance.query(text, params)).rows as T[],
+    queryUnbounded: <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+      queryRows<T>(maintenance, text, params, options),
     transaction: async (fn) => {
       // One client for BEGIN … COMMIT/ROLLBACK, from the pool without the request statement limit.
       const client = await maintenance.connect();

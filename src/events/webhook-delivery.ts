@@ -8,6 +8,10 @@
  * 3. its outcome, the next attempt's job (when it failed and the schedule has one more) and the
  *    webhook's failing streak are written in one transaction.
  *
+ * Steps 1 and 3 are one statement each when the attempt succeeds (a data-modifying CTE, prepared on
+ * the maintenance pool's connection): each attempt's CPU is taken from the requests' cores
+ * (docs/performance.md, "Webhooks during mixed": 11 statements an attempt before).
+ *
  * A job run again after its process died (its lease ran out) finds its unanswered attempt, marks it
  * interrupted and makes the next one — same `webhook-id`, the receiver's de-duplication key. One whose
  * outcome was already written does nothing: each attempt happens once.
@@ -36,8 +40,13 @@ const NEAR_RETRY_MS = 60_000;
 const JITTER = 0.2;
 /** A webhook whose every attempt has failed this long is disabled. */
 export const DISABLE_AFTER_DAYS = 5;
-/** Deliveries made at once by one process (each mostly waits for its receiver). */
-export const DELIVERY_WORKERS = 4;
+/**
+ * One process's delivery workers, and the jobs each fetches at once and makes side by side (each
+ * mostly waits for its receiver): the fetch and the completion are one statement for the batch. Two
+ * workers: a receiver that holds its request up to ATTEMPT_TIMEOUT_MS holds only its worker's next fetch.
+ */
+export const DELIVERY_WORKERS = 2;
+export const DELIVERY_BATCH = 8;
 
 /** A `webhook.test` event (sendTestEvent): not in the log, carried by its job. */
 export interface TestEvent {
@@ -149,21 +158,20 @@ function post(url: string, headers: Record<string, string>, body: string, rules:
   });
 }
 
-interface WebhookRow {
+/** What the attempt's start answers: the webhook's address and secrets, the event, the attempt's row. */
+interface Begun {
   url: string;
-  events: string[];
-  disabled: boolean;
   secret: string;
   previous: string | null;
-}
-
-interface EventRow {
   id: string;
   seq: number;
   type: string;
   at: string;
   data: string;
+  attempt: number;
 }
+
+type EventRow = Pick<Begun, 'id' | 'seq' | 'type' | 'at' | 'data'>;
 
 /** The delivery body: `{ id, seq, type, timestamp, data }`, the event's data as the log wrote it. */
 const bodyOf = (event: EventRow) =>
@@ -176,86 +184,108 @@ export interface DeliveryDeps {
   log: Logger;
 }
 
-async function eventOf(query: SqlQuery, job: DeliveryJob): Promise<EventRow | undefined> {
-  if (job.test) return { ...job.test, data: JSON.stringify(job.test.data) };
-  const [event] = await query<EventRow>(
-    `SELECT id, seq, type, ${isoSql('at')} AS at, data::text AS data
-       FROM events WHERE id = $1`,
-    [job.eventId],
+/**
+ * The attempt's start, one statement ($1 webhook, $2 event, $3 job): no row when this job's attempt was
+ * already made, its webhook is gone or disabled (its pending attempts end there) or its event is past
+ * its retention; otherwise an unanswered attempt of this job marked interrupted and the new one
+ * recorded, with what the request needs. One statement is one transaction: it commits before the
+ * request is sent, all of it or nothing. (Its data-modifying parts run whether or not the final SELECT
+ * reads them, so each is gated on `event`; all of them see the statement's one snapshot, in which the
+ * interruption does not change any `attempt`.) `fromLog` false: a `webhook.test` event, carried by its
+ * job — only the webhook is read.
+ */
+const beginSql = (fromLog: boolean) => `
+  WITH made AS (
+    SELECT FROM webhook_deliveries WHERE job_id = $3::uuid AND duration_ms IS NOT NULL
+  ), hook AS (
+    SELECT url, secret, CASE WHEN previous_secret_until > now() THEN previous_secret END AS previous
+      FROM webhooks WHERE id = $1::int AND NOT disabled AND NOT EXISTS (SELECT FROM made)
+  ), event AS (${
+    fromLog
+      ? `
+    SELECT id, seq, type, ${isoSql('at')} AS at, data::text AS data
+      FROM events WHERE id = $2::varchar AND EXISTS (SELECT FROM hook)`
+      : `
+    SELECT NULL::varchar AS id, NULL::int AS seq, NULL::varchar AS type, NULL::text AS at, NULL::text AS data
+      FROM hook`
+  }
+  ), interrupted AS (
+    UPDATE webhook_deliveries SET response_body = 'interrupted: the delivering process stopped', next_attempt_at = now()
+     WHERE job_id = $3::uuid AND duration_ms IS NULL AND EXISTS (SELECT FROM event)
+  ), attempt AS (
+    INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, job_id)
+    SELECT $1::int, $2::varchar, COALESCE(max(attempt), 0) + 1, $3::uuid
+      FROM webhook_deliveries WHERE webhook_id = $1::int AND event_id = $2::varchar
+    HAVING EXISTS (SELECT FROM event)
+    RETURNING id
+  )
+  SELECT hook.url, hook.secret, hook.previous, event.id, event.seq, event.type, event.at, event.data, attempt.id AS attempt
+    FROM hook, event, attempt`;
+const BEGIN_FROM_LOG = beginSql(true);
+const BEGIN_TEST = beginSql(false);
+
+/** The attempt's start (see beginSql): on the maintenance pool, so a backlog of requests never holds it. */
+async function beginAttempt(sql: SqlDriver, job: DeliveryJob, jobId: string): Promise<Begun | undefined> {
+  const [begun] = await sql.queryUnbounded<Begun>(
+    job.test ? BEGIN_TEST : BEGIN_FROM_LOG,
+    [job.webhookId, job.eventId, jobId],
+    { prepare: true },
   );
-  return event;
+  if (!begun || !job.test) return begun;
+  const { id, seq, type, at, data } = job.test;
+  return { ...begun, id, seq, type, at, data: JSON.stringify(data) };
 }
 
 /**
- * The attempt's start, in one transaction: nothing when this job's attempt was already made, its
- * webhook is gone or disabled (its pending attempts end there) or its event is past its retention;
- * otherwise an unanswered attempt of this job marked interrupted and the new one recorded. (Plain SQL
- * transactions run on connections of their own, not the requests' pool: a backlog of requests never
- * holds an attempt, nor an attempt a request.)
+ * The outcome of attempt $1 and the webhook's ($7) failing streak, one statement: a success ($8) clears
+ * the streak (a webhook that was not failing is not written: most attempts succeed), a failure starts it
+ * if it was not running. Answers whether the streak has lasted DISABLE_AFTER_DAYS ($9), when written.
  */
-function beginAttempt(sql: SqlDriver, job: DeliveryJob, jobId: string) {
-  return sql.transaction(async (query) => {
-    const [made] = await query('SELECT 1 FROM webhook_deliveries WHERE job_id = $1 AND duration_ms IS NOT NULL', [
-      jobId,
-    ]);
-    if (made) return undefined;
-    const [webhook] = await query<WebhookRow>(
-      `SELECT url, events, disabled, secret,
-              CASE WHEN previous_secret_until > now() THEN previous_secret END AS previous
-         FROM webhooks WHERE id = $1`,
-      [job.webhookId],
-    );
-    if (!webhook || webhook.disabled) return undefined;
-    const event = await eventOf(query, job);
-    if (!event) return undefined;
-    await query(
-      `UPDATE webhook_deliveries SET response_body = 'interrupted: the delivering process stopped', next_attempt_at = now()
-        WHERE job_id = $1 AND duration_ms IS NULL`,
-      [jobId],
-    );
-    const [row] = await query<{ id: number }>(
-      `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, job_id)
-       SELECT $1::int, $2::varchar, COALESCE(max(attempt), 0) + 1, $3::uuid
-         FROM webhook_deliveries WHERE webhook_id = $1::int AND event_id = $2::varchar
-       RETURNING id`,
-      [job.webhookId, job.eventId, jobId],
-    );
-    return { webhook, event, attempt: row!.id };
-  });
-}
+const OUTCOME_SQL = `
+  WITH outcome AS (
+    UPDATE webhook_deliveries SET status = $2::"WebhookDeliveryStatus", response_status = $3, response_body = $4,
+           duration_ms = $5, next_attempt_at = $6
+     WHERE id = $1
+  )
+  UPDATE webhooks SET failing_since = CASE WHEN $8 THEN NULL ELSE COALESCE(failing_since, now()) END
+   WHERE id = $7 AND NOT ($8 AND failing_since IS NULL)
+  RETURNING NOT disabled AND failing_since <= now() - make_interval(days => $9) AS disable`;
 
 /** Makes the attempt `job` stands for (see the module's comment). */
 export async function deliver(deps: DeliveryDeps, job: DeliveryJob, jobId: string): Promise<void> {
   const { sql, config, log } = deps;
   const begun = await beginAttempt(sql, job, jobId);
   if (!begun) return;
-  const { webhook, event, attempt } = begun;
 
   log.debug({ webhook_id: job.webhookId, event_id: job.eventId, pid: process.pid }, 'webhook attempt: sending');
   const at = new Date();
-  const body = bodyOf(event);
-  const secrets = webhook.previous ? [webhook.secret, webhook.previous] : [webhook.secret];
-  const outcome = await post(webhook.url, signedHeaders(event.id, at, body, secrets), body, config.webhooks);
+  const body = bodyOf(begun);
+  const secrets = begun.previous ? [begun.secret, begun.previous] : [begun.secret];
+  const outcome = await post(begun.url, signedHeaders(begun.id, at, body, secrets), body, config.webhooks);
 
   const wait = outcome.ok ? undefined : retryDelayMs(job.try + 1);
   const nextAt = wait === undefined ? null : new Date(Date.now() + wait);
-  await sql.transaction(async (query) => {
-    await query(
-      `UPDATE webhook_deliveries SET status = $2::"WebhookDeliveryStatus", response_status = $3, response_body = $4,
-              duration_ms = $5, next_attempt_at = $6 WHERE id = $1`,
-      [
-        attempt,
-        outcome.ok ? 'succeeded' : nextAt ? 'pending' : 'failed',
-        outcome.status,
-        outcome.body,
-        outcome.durationMs,
-        nextAt,
-      ],
-    );
-    if (nextAt)
-      await queueDeliveries(query, deps.jobs, config, [{ job: { ...job, try: job.try + 1 }, startAfter: nextAt }]);
-    await recordStreak(query, job.webhookId, outcome.ok);
-  });
+  const params = [
+    begun.attempt,
+    outcome.ok ? 'succeeded' : nextAt ? 'pending' : 'failed',
+    outcome.status,
+    outcome.body,
+    outcome.durationMs,
+    nextAt,
+    job.webhookId,
+    outcome.ok,
+    DISABLE_AFTER_DAYS,
+  ];
+  // A success is one statement (its own transaction); a failure also queues the next try and may
+  // disable the webhook, all in one transaction.
+  if (outcome.ok) await sql.queryUnbounded(OUTCOME_SQL, params, { prepare: true });
+  else
+    await sql.transaction(async (query) => {
+      const [streak] = await query<{ disable: boolean }>(OUTCOME_SQL, params);
+      if (nextAt)
+        await queueDeliveries(query, deps.jobs, config, [{ job: { ...job, try: job.try + 1 }, startAfter: nextAt }]);
+      if (streak?.disable) await disable(query, job.webhookId);
+    });
   // A near retry (the first is ~5 s on) is looked for when due, not at the next poll of the queue.
   if (wait !== undefined && wait < NEAR_RETRY_MS) setTimeout(() => deps.jobs.wake(DELIVERY_QUEUE), wait + 50).unref();
   log.debug(
@@ -264,18 +294,8 @@ export async function deliver(deps: DeliveryDeps, job: DeliveryJob, jobId: strin
   );
 }
 
-/**
- * The webhook's failing streak: cleared by a success, started by the first failure after one; a
- * streak of DISABLE_AFTER_DAYS disables it (audited as the service's own act, with the reason).
- */
-async function recordStreak(query: SqlQuery, webhookId: number, ok: boolean): Promise<void> {
-  const [streak] = await query<{ disable: boolean }>(
-    `UPDATE webhooks SET failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(failing_since, now()) END
-      WHERE id = $1
-      RETURNING NOT disabled AND failing_since <= now() - make_interval(days => $3) AS disable`,
-    [webhookId, ok, DISABLE_AFTER_DAYS],
-  );
-  if (!streak?.disable) return;
+/** Disables a webhook whose streak of failures lasted DISABLE_AFTER_DAYS (audited as the service's own act, with the reason). */
+async function disable(query: SqlQuery, webhookId: number): Promise<void> {
   const reason = `every delivery failed for ${DISABLE_AFTER_DAYS} days`;
   await query('UPDATE webhooks SET disabled = true, disabled_reason = $2, updated_at = now() WHERE id = $1', [
     webhookId,

@@ -1,14 +1,14 @@
 /**
  * A serving process's part of webhook delivery (contract §14.2): it dispatches new events to jobs
- * (one process at a time, event-dispatch.ts) and makes delivery attempts, DELIVERY_WORKERS at once
- * (any process; each attempt is one job's, webhook-delivery.ts).
+ * (one process at a time, event-dispatch.ts) and makes delivery attempts, up to DELIVERY_WORKERS ×
+ * DELIVERY_BATCH at once (any process; each attempt is one job's, webhook-delivery.ts).
  */
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { startEventDispatch } from './event-dispatch.ts';
-import { DELIVERY_QUEUE, DELIVERY_WORKERS, type DeliveryJob, deliver } from './webhook-delivery.ts';
+import { DELIVERY_BATCH, DELIVERY_QUEUE, DELIVERY_WORKERS, type DeliveryJob, deliver } from './webhook-delivery.ts';
 
 export interface Webhooks {
   /** Stops dispatching (the job queue, closed with the services, stops the attempts). */
@@ -22,21 +22,18 @@ export async function runWebhooks(db: Database, services: Services, config: Conf
     async (data, id) => {
       try {
         await deliver(deps, data as unknown as DeliveryJob, id);
-        // pg-boss's worker waits its polling interval (2 s) after every job it was not woken during:
-        // one attempt per worker per poll, whatever the queue holds (the bench's 60 a second fell
-        // tens of seconds behind). Woken after each attempt, the workers look again at once, until
-        // a fetch finds nothing due. (Not after a failure: its job is retried, not looked for at once.)
-        services.jobs.wake(DELIVERY_QUEUE);
       } catch (err) {
         // The job is tried again (its attempt, if recorded, is marked interrupted then).
         log.warn({ err, webhook_id: data.webhookId, event_id: data.eventId }, 'webhook delivery failed; tried again');
         throw err;
       }
     },
-    // PostgreSQL: the jobs one process dispatches wake its own workers at once, but another instance's
-    // only look at their next poll — every half second, so no first attempt waits seconds for it (the
-    // cost: a cheap indexed fetch on the job queue's own pool). The embedded database has one process.
-    { workers: DELIVERY_WORKERS, pollSeconds: db.url ? 0.5 : undefined },
+    // A batch of jobs per fetch, completed in one statement: a dispatch round queues an event's job
+    // for each webhook, and the events of ROUND_GAP_MS at once. PostgreSQL: the jobs one process
+    // dispatches wake its own workers at once, but another instance's only look at their next poll —
+    // every half second, so no first attempt waits seconds for it (the cost: a cheap indexed fetch on
+    // the job queue's own pool). The embedded database has one process.
+    { workers: DELIVERY_WORKERS, batchSize: DELIVERY_BATCH, pollSeconds: db.url ? 0.5 : undefined },
   );
   const dispatch = startEventDispatch(db.sql, services.jobs, config, log);
   services.onCatalogChange(dispatch.kick);

@@ -33,14 +33,15 @@ export interface JobQueue {
   /** Has this process look for jobs of `queue` now (ones its own committed transaction queued). */
   wake(queue: string): void;
   /**
-   * Has this process take jobs of `queue`, `workers` at a time (default one), looking for them every
-   * `pollSeconds` (default 2) unless woken: `handler` throwing, or the process dying, leaves the job
-   * to be tried again (by any process) once its lease ends.
+   * Has this process take jobs of `queue`: `workers` (default one) each fetch up to `batchSize`
+   * (default one) jobs at once and run them side by side, looking for more every `pollSeconds`
+   * (default 2) — at once after a full batch, when more may be due. `handler` throwing, or the process
+   * dying, leaves the job to be tried again (by any process) once its lease ends.
    */
   work(
     queue: string,
     handler: (data: Record<string, unknown>, id: string) => Promise<void>,
-    options?: { workers?: number; pollSeconds?: number },
+    options?: { workers?: number; batchSize?: number; pollSeconds?: number },
   ): Promise<void>;
   /** True once stop() was called: a running job should hand on the rest of its work. */
   stopping(): boolean;
@@ -106,16 +107,34 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
     wake,
     async work(queue, handler, options) {
       const ids: string[] = [];
+      const batchSize = options?.batchSize ?? 1;
       for (let n = 0; n < (options?.workers ?? 1); n++) {
-        ids.push(
-          await boss.work<Record<string, unknown>>(
-            queue,
-            { batchSize: 1, pollingIntervalSeconds: options?.pollSeconds ?? POLL_SECONDS },
-            async ([job]) => {
-              if (job) await handler(job.data, job.id);
-            },
-          ),
+        let id: string | undefined;
+        id = await boss.work<Record<string, unknown>>(
+          queue,
+          { batchSize, pollingIntervalSeconds: options?.pollSeconds ?? POLL_SECONDS },
+          async (batch) => {
+            const results = await Promise.allSettled(batch.map((job) => handler(job.data, job.id)));
+            // pg-boss sleeps its polling interval after every fetch it was not woken during: one batch
+            // per poll, whatever the queue holds. A full batch: more may be due, look again at once.
+            if (batch.length === batchSize && id) boss.notifyWorker(id);
+            const failed = batch.flatMap((job, i) => {
+              const result = results[i]!;
+              return result.status === 'rejected' ? [{ id: job.id, reason: result.reason as unknown }] : [];
+            });
+            if (failed.length === 0) return;
+            if (failed.length === batch.length) throw failed[0]!.reason;
+            // pg-boss completes a batch or fails it whole: the failed ones are failed here first (to be
+            // tried again), and its completion of the batch then leaves them be (it completes only the
+            // jobs still active).
+            await Promise.all(
+              failed.map(({ id: jobId, reason }) =>
+                boss.fail(queue, jobId, { message: reason instanceof Error ? reason.message : String(reason) }),
+              ),
+            );
+          },
         );
+        ids.push(id);
       }
       workers.set(queue, ids);
     },
