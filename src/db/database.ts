@@ -319,8 +319,10 @@ async function openPglite({
     transaction: (fn) =>
       db.transaction((tx) => fn(async (text, params) => (await tx.query(text, params)).rows as never)),
     query,
-    // A single in-process connection: no statement timeout to leave out.
-    queryUnbounded: query,
+    // A single in-process connection: no statement timeout to leave out. Not counted, as on PostgreSQL
+    // (its maintenance pool): background statements (a webhook dispatch's look for new events every
+    // second) are no request's.
+    queryUnbounded: async <T>(text: string, params?: unknown[]) => (await uncounted.query<T>(text, params)).rows,
     // PGlite is a single in-process connection: nothing else can migrate at the same time.
     withLock: (fn) => fn(),
   };
