@@ -17,10 +17,6 @@ interface SourceRow {
   name: string;
   description: string;
   category_id: number;
-  /** As PostgreSQL writes a timestamptz (read back by the postings' insert). */
-  created_at: string;
-  /** Whether the public sees the item now (its postings carry it: search/visibility.ts). */
-  visible: boolean;
   skus: Array<{ skuCode: string | null; specs: Record<string, string> }>;
 }
 
@@ -57,7 +53,7 @@ export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> 
   for (let start = 0; start < ids.length; start += BATCH) {
     const batch = ids.slice(start, start + BATCH);
     const rows = await sql.$queryRawUnsafe<SourceRow[]>(
-      `SELECT i.id, i.name, i.description, i.category_id, i.created_at::text AS created_at, i.visible,
+      `SELECT i.id, i.name, i.description, i.category_id,
               COALESCE((SELECT json_agg(json_build_object('skuCode', s.sku_code, 'specs', s.specs) ORDER BY s.id)
                           FROM skus s WHERE s.item_id = i.id), '[]') AS skus
          FROM items i WHERE i.id = ANY($1::int[])`,
@@ -85,35 +81,28 @@ export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> 
          lookup = EXCLUDED.lookup`,
       JSON.stringify(documents.map(asColumns)),
     );
-    // The one-word index: the batch's postings replaced (arrays, one element per posting).
-    const columns = {
-      item: [] as number[],
-      token: [] as string[],
-      tier: [] as number[],
-      inName: [] as boolean[],
-      created: [] as string[],
-      visible: [] as boolean[],
-    };
+    // The one-word index: the batch's postings replaced (arrays, one element per posting). An item's
+    // `created_at` and `visible` are the same on each of its ~100 postings: the insert takes them from
+    // the item's row rather than from a copy per posting sent over the wire and parsed again.
+    const columns = { item: [] as number[], token: [] as string[], tier: [] as number[], inName: [] as boolean[] };
     rows.forEach((row, k) => {
       for (const { token, tier, inName } of postingsOf(row.name, documents[k]!)) {
         columns.item.push(row.id);
         columns.token.push(token);
         columns.tier.push(tier);
         columns.inName.push(inName);
-        columns.created.push(row.created_at);
-        columns.visible.push(row.visible);
       }
     });
     await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', batch);
     await sql.$executeRawUnsafe(
       `INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
-       SELECT * FROM unnest($1::int[], $2::text[], $3::smallint[], $4::boolean[], $5::timestamptz[], $6::boolean[])`,
+       SELECT p.item_id, p.token, p.tier, p.in_name, i.created_at, i.visible
+         FROM unnest($1::int[], $2::text[], $3::smallint[], $4::boolean[]) AS p(item_id, token, tier, in_name)
+         JOIN items i ON i.id = p.item_id`,
       columns.item,
       columns.token,
       columns.tier,
       columns.inName,
-      columns.created,
-      columns.visible,
     );
     await summariseSpecs(sql, batch);
   }
