@@ -83,7 +83,10 @@ export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> 
     );
     // The one-word index: the batch's postings replaced (arrays, one element per posting). An item's
     // `created_at` and `visible` are the same on each of its ~100 postings: the insert takes them from
-    // the item's row rather than from a copy per posting sent over the wire and parsed again.
+    // the item's row rather than from a copy per posting sent over the wire and parsed again. The
+    // postings have no foreign key (it checked each one): the items' rows are locked here instead, once
+    // each, so an item deleted meanwhile either waits for this transaction (and its trigger then
+    // deletes these postings) or is gone and gets none (migration 20261207000000_postings_item_lock).
     const columns = { item: [] as number[], token: [] as string[], tier: [] as number[], inName: [] as boolean[] };
     rows.forEach((row, k) => {
       for (const { token, tier, inName } of postingsOf(row.name, documents[k]!)) {
@@ -95,10 +98,12 @@ export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> 
     });
     await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', batch);
     await sql.$executeRawUnsafe(
-      `INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
+      `WITH i AS MATERIALIZED (SELECT id, created_at, visible FROM items WHERE id = ANY($1::int[]) FOR KEY SHARE)
+       INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
        SELECT p.item_id, p.token, p.tier, p.in_name, i.created_at, i.visible
-         FROM unnest($1::int[], $2::text[], $3::smallint[], $4::boolean[]) AS p(item_id, token, tier, in_name)
-         JOIN items i ON i.id = p.item_id`,
+         FROM unnest($2::int[], $3::text[], $4::smallint[], $5::boolean[]) AS p(item_id, token, tier, in_name)
+         JOIN i ON i.id = p.item_id`,
+      rows.map((row) => row.id),
       columns.item,
       columns.token,
       columns.tier,
