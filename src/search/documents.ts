@@ -46,9 +46,18 @@ async function categoryPaths(sql: IndexerSql): Promise<Map<number, string[]>> {
 const asColumns = (document: SearchDocument) =>
   Object.fromEntries(Object.entries(document).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
 
-/** Writes the documents, postings and spec summaries of `ids` (items that no longer exist are skipped). */
-export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> {
+/**
+ * Writes the documents, postings and spec summaries of `ids` (items that no longer exist are skipped).
+ * `existing`: those of `ids` that may have postings already (all, unless told), deleted first — an
+ * import's new items have none, and deleting nothing still cost a statement and its counts' trigger.
+ */
+export async function indexItems(
+  sql: IndexerSql,
+  ids: number[],
+  { existing = ids }: { existing?: readonly number[] } = {},
+): Promise<void> {
   if (ids.length === 0) return;
+  const replaced = new Set(existing);
   const paths = await categoryPaths(sql);
   for (let start = 0; start < ids.length; start += BATCH) {
     const batch = ids.slice(start, start + BATCH);
@@ -96,7 +105,8 @@ export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> 
         columns.inName.push(inName);
       }
     });
-    await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', batch);
+    const old = batch.filter((id) => replaced.has(id));
+    if (old.length) await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', old);
     await sql.$executeRawUnsafe(
       `WITH i AS MATERIALIZED (SELECT id, created_at, visible FROM items WHERE id = ANY($1::int[]) FOR KEY SHARE)
        INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
