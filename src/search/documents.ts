@@ -4,6 +4,7 @@
  * at start for items that have none (migrated data, rows written behind the service's back), and on
  * demand for all (`npm run cli -- reindex`).
  */
+import { cooperative } from '../process/cooperative.ts';
 import { buildDocument, type DocumentSource, type SearchDocument } from './document.ts';
 import type { IndexerSql } from './indexer-sql.ts';
 import { postingsOf } from './postings.ts';
@@ -68,15 +69,21 @@ export async function indexItems(
          FROM items i WHERE i.id = ANY($1::int[])`,
       batch,
     );
-    const documents = rows.map((r) =>
-      buildDocument({
-        itemId: r.id,
-        name: r.name,
-        description: r.description,
-        categoryPath: paths.get(r.category_id) ?? [],
-        skus: r.skus,
-      } satisfies DocumentSource),
-    );
+    // Hundreds of items' documents and postings are CPU work: requests are let in between (process/cooperative.ts).
+    const pause = cooperative();
+    const documents: SearchDocument[] = [];
+    for (const r of rows) {
+      await pause();
+      documents.push(
+        buildDocument({
+          itemId: r.id,
+          name: r.name,
+          description: r.description,
+          categoryPath: paths.get(r.category_id) ?? [],
+          skus: r.skus,
+        } satisfies DocumentSource),
+      );
+    }
     if (documents.length === 0) continue;
     // One statement per batch: the rows travel as JSON in the table's own column names.
     await sql.$executeRawUnsafe(
@@ -97,14 +104,15 @@ export async function indexItems(
     // each, so an item deleted meanwhile either waits for this transaction (and its trigger then
     // deletes these postings) or is gone and gets none (migration 20261207000000_postings_item_lock).
     const columns = { item: [] as number[], token: [] as string[], tier: [] as number[], inName: [] as boolean[] };
-    rows.forEach((row, k) => {
+    for (const [k, row] of rows.entries()) {
+      await pause();
       for (const { token, tier, inName } of postingsOf(row.name, documents[k]!)) {
         columns.item.push(row.id);
         columns.token.push(token);
         columns.tier.push(tier);
         columns.inName.push(inName);
       }
-    });
+    }
     const old = batch.filter((id) => replaced.has(id));
     if (old.length) await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', old);
     await sql.$executeRawUnsafe(

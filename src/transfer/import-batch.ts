@@ -10,6 +10,7 @@
 import { type AuditRecord, auditRow, changesBetween } from '../audit/audit-log.ts';
 import type { Actor } from '../auth/request-auth.ts';
 import type { PendingEvent } from '../events/event-log.ts';
+import { cooperative } from '../process/cooperative.ts';
 import { indexItems } from '../search/documents.ts';
 import type { IndexerSql } from '../search/indexer-sql.ts';
 import { visibleNow } from '../search/visibility.ts';
@@ -111,7 +112,10 @@ export async function runBatch(
     events: [],
   };
   const writes: Array<Extract<ItemPlan, { outcome: 'created' | 'updated' }>> = [];
+  // Planning hundreds of items is CPU work: requests are let in between (process/cooperative.ts).
+  const pause = cooperative();
   for (const item of items) {
+    await pause();
     const plan = planItem(item.rows, options.format, options.columns, stored.get(item.handle), options.mode);
     if ((plan.outcome === 'created' || plan.outcome === 'updated') && writes.length >= writeLimit) {
       result.through = item.itemNo - 1;
