@@ -131,6 +131,20 @@ export function postgresPids(): number[] {
   });
 }
 
+/**
+ * The PostgreSQL backends connected to `database` (a backend's process title names its database):
+ * the CPU a service's statements cost, apart from other work on a shared server.
+ */
+export function postgresBackendPids(database: string): number[] {
+  return postgresPids().filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `);
+    } catch {
+      return false; // exited
+    }
+  });
+}
+
 /** Resident set size of the given processes, in MB. */
 export function rssMb(pids: number[]): number {
   let kb = 0;

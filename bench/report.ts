@@ -156,12 +156,21 @@ export interface ImportScenario extends TransferFigures {
    */
   progress_max_gap_s: number;
   counts: ImportCounts;
+  /**
+   * PostgreSQL: CPU seconds of the backends connected to the import's database (the service's own
+   * statements — the detail reads' during the import included — where pg_cpu_s counts every PostgreSQL
+   * process of a shared server), and CPU ms per item of the service and those backends together.
+   */
+  pg_database_cpu_s?: number;
+  cpu_ms_per_item?: number;
   // ---- import (PostgreSQL) only ----
   /** The same file again (every item `unchanged`), without reads meanwhile. */
   reimport_seconds?: number;
   reimport_counts?: ImportCounts;
   reimport_cpu_s?: number;
   reimport_pg_cpu_s?: number;
+  reimport_pg_database_cpu_s?: number;
+  reimport_cpu_ms_per_item?: number;
   /** `detail` (cache off, paced: detail_pace) on the imported items, the service otherwise idle. */
   detail_p99_idle_ms?: number;
   /** The same while the first import runs, on the items imported so far. */
@@ -379,6 +388,15 @@ function transferNotes(result: BenchResult): string[] {
         (s.reimport_counts ? `; re-import: ${counts(s.reimport_counts)}` : '') +
         '.',
     );
+    if (s.cpu_ms_per_item !== undefined) {
+      out.push(
+        `  CPU per item (the service + its database's backends): ${fmt(s.cpu_ms_per_item, 2)} ms (service ${fmt(s.cpu_s, 1)} s, backends ${fmt(s.pg_database_cpu_s, 1)} s)` +
+          (s.reimport_cpu_ms_per_item !== undefined
+            ? `; re-import ${fmt(s.reimport_cpu_ms_per_item, 2)} ms (service ${fmt(s.reimport_cpu_s, 1)} s, backends ${fmt(s.reimport_pg_database_cpu_s, 1)} s)`
+            : '') +
+          '.',
+      );
+    }
     if (s.detail_idle && s.detail_during && s.detail_pace) {
       const f = (x: Figures) =>
         `${x.rps} req/s, p50 ${fmt(x.p50_ms, 1)} ms, p99 ${fmt(x.p99_ms, 1)} ms, ${x.errors} errors, ${x.non_2xx} non-2xx`;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServiceProcess, startProcess } from '../test/helpers/service-process.ts';
-import { cpuMeter, postgresPids, processTree, rssMb, waitForWorkers } from './proc.ts';
+import { cpuMeter, postgresBackendPids, postgresPids, processTree, rssMb, waitForWorkers } from './proc.ts';
 
 export interface Server extends ServiceProcess {
   name: string;
@@ -108,13 +108,16 @@ export async function stopAll(servers: (Server | undefined)[]): Promise<void> {
 /**
  * CPU of the servers' process trees (and of every PostgreSQL process) from now until `stop()`, and peak
  * RSS: of the service, its serving worker's (the largest, with several), the cluster primary — which
- * serves nothing — apart; of any other server (the floor), its whole process tree's.
+ * serves nothing — apart; of any other server (the floor), its whole process tree's. With `database`,
+ * also the CPU of the PostgreSQL backends connected to it (the service's own statements: on a shared
+ * server, every PostgreSQL process includes other people's work).
  */
-export function usageMeter(servers: Server[]) {
+export function usageMeter(servers: Server[], database?: string) {
   // Every process seen in each server's tree during the window (a worker replaced mid-run included).
   const trees = servers.map((s) => new Set(processTree(s.pid)));
   const serverCpu = cpuMeter(() => trees.flatMap((tree) => [...tree]));
   const pgCpu = cpuMeter(postgresPids);
+  const pgDatabaseCpu = database === undefined ? undefined : cpuMeter(() => postgresBackendPids(database));
   const peaks = new Map<number, number>();
   /** Per server: the peak of its whole tree's RSS (what counts for a server that is no cluster). */
   const treePeaks = servers.map(() => 0);
@@ -126,6 +129,7 @@ export function usageMeter(servers: Server[]) {
     }
     serverCpu.sample();
     pgCpu.sample();
+    pgDatabaseCpu?.sample();
   };
   sample();
   const timer = setInterval(sample, 100);
@@ -138,6 +142,8 @@ export function usageMeter(servers: Server[]) {
         /** CPU in µs. */
         cpuMicros: serverCpu.micros(),
         pgCpuMicros: pgCpu.micros(),
+        /** CPU in µs of the backends connected to `database`, when given. */
+        pgDatabaseCpuMicros: pgDatabaseCpu?.micros(),
         /** Per server: the peak RSS of its serving process(es), MB. */
         rssPeakMb: servers.map((s, i) => {
           if (!s.cluster) return Math.round(treePeaks[i]!); // one server, whatever helpers it runs

@@ -229,8 +229,9 @@ async function timedImport(
   file: { path: string; bytes: number; rows: number },
   log: (message: string) => void,
   reads: boolean,
+  database?: string,
 ): Promise<TimedImport> {
-  const meter = usageMeter([server]);
+  const meter = usageMeter([server], database);
   const began = performance.now();
   const started = await postFile(server, token, file.path, file.bytes);
   const uploadSeconds = (performance.now() - began) / 1000;
@@ -346,6 +347,8 @@ async function freshDatabase(url: string): Promise<void> {
 const perSecond = (n: number, seconds: number) => Math.round(n / Math.max(seconds, 0.001));
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const cpuSeconds = (micros: number) => round1(micros / 1e6);
+/** CPU ms per item, to two decimals. */
+const cpuPerItem = (micros: number, items: number) => Math.round(micros / 10 / Math.max(items, 1)) / 100;
 
 function importFigures(
   name: ImportScenario['name'],
@@ -370,6 +373,12 @@ function importFigures(
     rss_total_peak_mb: run.usage.rssTreePeakMb[0]!,
     cpu_s: cpuSeconds(run.usage.cpuMicros),
     pg_cpu_s: cpuSeconds(run.usage.pgCpuMicros),
+    ...(run.usage.pgDatabaseCpuMicros === undefined
+      ? {}
+      : {
+          pg_database_cpu_s: cpuSeconds(run.usage.pgDatabaseCpuMicros),
+          cpu_ms_per_item: cpuPerItem(run.usage.cpuMicros + run.usage.pgDatabaseCpuMicros, items),
+        }),
     upload_seconds: round1(run.uploadSeconds),
     queued_seconds: round1(between(run.answer.created_at, run.answer.started_at)),
     run_seconds: round1(between(run.answer.started_at, run.answer.finished_at)),
@@ -459,12 +468,12 @@ async function onPostgres(opts: TransferOptions, file: { path: string; bytes: nu
     log(`import: service ready in ${Math.round(performance.now() - began)} ms`);
     const token = await adminToken(server);
     log(`import: ${items} items × ${SKUS} SKUs (${(file.bytes / 2 ** 20).toFixed(1)} MB) into an empty catalogue`);
-    const first = await timedImport(server, token, file, log, true);
+    const first = await timedImport(server, token, file, log, true, databaseName(url));
     assertImport('import', first.answer, items, file.rows, 'created');
     log(`import: ${first.seconds.toFixed(1)} s; detail at rest`);
     const idle = (await measurePaced([server], detailAcross(items), DETAIL_PACE, opts.idleSeconds)).figures;
     log('import again (every item unchanged)');
-    const again = await timedImport(server, token, file, log, false);
+    const again = await timedImport(server, token, file, log, false, databaseName(url));
     assertImport('re-import', again.answer, items, file.rows, 'unchanged');
     const scenario = importFigures('import', 'postgres', 'off', items, file, first);
     scenarios.push({
@@ -475,6 +484,8 @@ async function onPostgres(opts: TransferOptions, file: { path: string; bytes: nu
       reimport_counts: again.answer.items,
       reimport_cpu_s: cpuSeconds(again.usage.cpuMicros),
       reimport_pg_cpu_s: cpuSeconds(again.usage.pgCpuMicros),
+      reimport_pg_database_cpu_s: cpuSeconds(again.usage.pgDatabaseCpuMicros ?? 0),
+      reimport_cpu_ms_per_item: cpuPerItem(again.usage.cpuMicros + (again.usage.pgDatabaseCpuMicros ?? 0), items),
       detail_p99_idle_ms: idle.p99_ms,
       detail_p99_during_ms: first.during?.p99_ms,
       detail_pace: DETAIL_PACE,

@@ -160,7 +160,7 @@ async function writeRow<T>(tx: Tx, audit: Audit, emit: Emit, spec: RowWrite<T>):
 const targetOf = (spec: { action: CatalogWriteSpec<unknown>['action'] }) => spec.action.split('.')[0] as CatalogTarget;
 
 // Item and category writes change postings, whose counts have one writer at a time: the lock comes
-// first, before the rows the postings' foreign key would make another writer wait for.
+// first, before the item rows the postings' insert locks (search/documents.ts) would make another writer wait for.
 const lockSearchIndex = (tx: Tx) => tx.$executeRawUnsafe('SELECT search_index_lock()');
 
 /**

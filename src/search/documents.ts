@@ -4,6 +4,7 @@
  * at start for items that have none (migrated data, rows written behind the service's back), and on
  * demand for all (`npm run cli -- reindex`).
  */
+import { cooperative } from '../process/cooperative.ts';
 import { buildDocument, type DocumentSource, type SearchDocument } from './document.ts';
 import type { IndexerSql } from './indexer-sql.ts';
 import { postingsOf } from './postings.ts';
@@ -17,10 +18,6 @@ interface SourceRow {
   name: string;
   description: string;
   category_id: number;
-  /** As PostgreSQL writes a timestamptz (read back by the postings' insert). */
-  created_at: string;
-  /** Whether the public sees the item now (its postings carry it: search/visibility.ts). */
-  visible: boolean;
   skus: Array<{ skuCode: string | null; specs: Record<string, string> }>;
 }
 
@@ -50,71 +47,115 @@ async function categoryPaths(sql: IndexerSql): Promise<Map<number, string[]>> {
 const asColumns = (document: SearchDocument) =>
   Object.fromEntries(Object.entries(document).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
 
-/** Writes the documents, postings and spec summaries of `ids` (items that no longer exist are skipped). */
-export async function indexItems(sql: IndexerSql, ids: number[]): Promise<void> {
+/** Items per chunk of indexItems' overlapped work (a chunk's statements run while the next is made). */
+const PIPELINE_CHUNK = 100;
+
+/** A chunk's documents upserted and its postings replaced: statements one after another. */
+async function writeChunk(
+  sql: IndexerSql,
+  documents: SearchDocument[],
+  columns: { item: number[]; token: string[]; tier: number[]; inName: boolean[] },
+  existing: number[],
+): Promise<void> {
+  // One statement per chunk: the rows travel as JSON in the table's own column names.
+  await sql.$executeRawUnsafe(
+    `INSERT INTO item_search_documents
+     SELECT * FROM json_populate_recordset(NULL::item_search_documents, $1::json)
+     ON CONFLICT (item_id) DO UPDATE SET
+       name_text = EXCLUDED.name_text, name_words = EXCLUDED.name_words, name_pinyin = EXCLUDED.name_pinyin,
+       category_text = EXCLUDED.category_text, category_words = EXCLUDED.category_words,
+       category_pinyin = EXCLUDED.category_pinyin, sku_text = EXCLUDED.sku_text, sku_words = EXCLUDED.sku_words,
+       description_text = EXCLUDED.description_text, description_words = EXCLUDED.description_words,
+       lookup = EXCLUDED.lookup`,
+    JSON.stringify(documents.map(asColumns)),
+  );
+  // The one-word index: the chunk's postings replaced (arrays, one element per posting). An item's
+  // `created_at` and `visible` are the same on each of its ~100 postings: the insert takes them from
+  // the item's row rather than from a copy per posting sent over the wire and parsed again. The
+  // postings have no foreign key (it checked each one): the items' rows are locked here instead, once
+  // each, so an item deleted meanwhile either waits for this transaction (and its trigger then
+  // deletes these postings) or is gone and gets none (migration 20261207000000_postings_item_lock).
+  if (existing.length)
+    await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', existing);
+  await sql.$executeRawUnsafe(
+    `WITH i AS MATERIALIZED (SELECT id, created_at, visible FROM items WHERE id = ANY($1::int[]) FOR KEY SHARE)
+     INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
+     SELECT p.item_id, p.token, p.tier, p.in_name, i.created_at, i.visible
+       FROM unnest($2::int[], $3::text[], $4::smallint[], $5::boolean[]) AS p(item_id, token, tier, in_name)
+       JOIN i ON i.id = p.item_id`,
+    documents.map((d) => d.itemId),
+    columns.item,
+    columns.token,
+    columns.tier,
+    columns.inName,
+  );
+}
+
+/**
+ * Writes the documents, postings and spec summaries of `ids` (items that no longer exist are skipped).
+ * `existing`: those of `ids` that may have postings already (all, unless told), deleted first — an
+ * import's new items have none, and deleting nothing still cost a statement and its counts' trigger.
+ */
+export async function indexItems(
+  sql: IndexerSql,
+  ids: number[],
+  { existing = ids }: { existing?: readonly number[] } = {},
+): Promise<void> {
   if (ids.length === 0) return;
+  const replaced = new Set(existing);
   const paths = await categoryPaths(sql);
   for (let start = 0; start < ids.length; start += BATCH) {
     const batch = ids.slice(start, start + BATCH);
     const rows = await sql.$queryRawUnsafe<SourceRow[]>(
-      `SELECT i.id, i.name, i.description, i.category_id, i.created_at::text AS created_at, i.visible,
+      `SELECT i.id, i.name, i.description, i.category_id,
               COALESCE((SELECT json_agg(json_build_object('skuCode', s.sku_code, 'specs', s.specs) ORDER BY s.id)
                           FROM skus s WHERE s.item_id = i.id), '[]') AS skus
          FROM items i WHERE i.id = ANY($1::int[])`,
       batch,
     );
-    const documents = rows.map((r) =>
-      buildDocument({
-        itemId: r.id,
-        name: r.name,
-        description: r.description,
-        categoryPath: paths.get(r.category_id) ?? [],
-        skus: r.skus,
-      } satisfies DocumentSource),
-    );
-    if (documents.length === 0) continue;
-    // One statement per batch: the rows travel as JSON in the table's own column names.
-    await sql.$executeRawUnsafe(
-      `INSERT INTO item_search_documents
-       SELECT * FROM json_populate_recordset(NULL::item_search_documents, $1::json)
-       ON CONFLICT (item_id) DO UPDATE SET
-         name_text = EXCLUDED.name_text, name_words = EXCLUDED.name_words, name_pinyin = EXCLUDED.name_pinyin,
-         category_text = EXCLUDED.category_text, category_words = EXCLUDED.category_words,
-         category_pinyin = EXCLUDED.category_pinyin, sku_text = EXCLUDED.sku_text, sku_words = EXCLUDED.sku_words,
-         description_text = EXCLUDED.description_text, description_words = EXCLUDED.description_words,
-         lookup = EXCLUDED.lookup`,
-      JSON.stringify(documents.map(asColumns)),
-    );
-    // The one-word index: the batch's postings replaced (arrays, one element per posting).
-    const columns = {
-      item: [] as number[],
-      token: [] as string[],
-      tier: [] as number[],
-      inName: [] as boolean[],
-      created: [] as string[],
-      visible: [] as boolean[],
-    };
-    rows.forEach((row, k) => {
-      for (const { token, tier, inName } of postingsOf(row.name, documents[k]!)) {
-        columns.item.push(row.id);
-        columns.token.push(token);
-        columns.tier.push(tier);
-        columns.inName.push(inName);
-        columns.created.push(row.created_at);
-        columns.visible.push(row.visible);
+    // In chunks, overlapped: while one chunk's statements run in the database, the next chunk's
+    // documents and postings (CPU work of this process) are made. Still one statement at a time on
+    // the transaction's connection, in the order written; requests are let in between the CPU steps
+    // (process/cooperative.ts).
+    const pause = cooperative();
+    let inFlight: Promise<void> = Promise.resolve();
+    try {
+      for (let from = 0; from < rows.length; from += PIPELINE_CHUNK) {
+        const chunk = rows.slice(from, from + PIPELINE_CHUNK);
+        const documents: SearchDocument[] = [];
+        const columns = { item: [] as number[], token: [] as string[], tier: [] as number[], inName: [] as boolean[] };
+        for (const r of chunk) {
+          await pause();
+          const document = buildDocument({
+            itemId: r.id,
+            name: r.name,
+            description: r.description,
+            categoryPath: paths.get(r.category_id) ?? [],
+            skus: r.skus,
+          } satisfies DocumentSource);
+          documents.push(document);
+          for (const { token, tier, inName } of postingsOf(r.name, document)) {
+            columns.item.push(r.id);
+            columns.token.push(token);
+            columns.tier.push(tier);
+            columns.inName.push(inName);
+          }
+        }
+        await inFlight;
+        inFlight = writeChunk(
+          sql,
+          documents,
+          columns,
+          chunk.filter((r) => replaced.has(r.id)).map((r) => r.id),
+        );
+        // Awaited at the next chunk or below; a failure meanwhile is not "unhandled" in between.
+        inFlight.catch(() => undefined);
       }
-    });
-    await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', batch);
-    await sql.$executeRawUnsafe(
-      `INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
-       SELECT * FROM unnest($1::int[], $2::text[], $3::smallint[], $4::boolean[], $5::timestamptz[], $6::boolean[])`,
-      columns.item,
-      columns.token,
-      columns.tier,
-      columns.inName,
-      columns.created,
-      columns.visible,
-    );
+    } finally {
+      // Nothing of this batch left running when it returns or throws (the caller commits or rolls back).
+      await inFlight.catch(() => undefined);
+    }
+    await inFlight;
     await summariseSpecs(sql, batch);
   }
 }

@@ -38,8 +38,18 @@ const LATIN_TOKEN = /^[a-z0-9]+$/;
 const HAN_TOKEN = /^\p{Script=Han}+$/u;
 const LATIN_RUNS = /[a-z0-9]+/g;
 
+/** A UTF-16 surrogate: the text has characters of two code units, where `slice` would split one. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** `add`s every piece of `text` of 1..MAX_TOKEN characters. */
 function pieces(text: string, add: (piece: string) => void): void {
+  if (!SURROGATE.test(text)) {
+    // One code unit per character (nearly all text): pieces by slicing, without an array per piece.
+    for (let i = 0; i < text.length; i++) {
+      for (let n = 1; n <= MAX_TOKEN && i + n <= text.length; n++) add(text.slice(i, i + n));
+    }
+    return;
+  }
   const chars = [...text];
   for (let i = 0; i < chars.length; i++) {
     for (let n = 1; n <= MAX_TOKEN && i + n <= chars.length; n++) add(chars.slice(i, i + n).join(''));
@@ -48,6 +58,10 @@ function pieces(text: string, add: (piece: string) => void): void {
 
 /** `add`s every start of `word` of 1..MAX_TOKEN characters. */
 function starts(word: string, add: (start: string) => void): void {
+  if (!SURROGATE.test(word)) {
+    for (let n = 1; n <= Math.min(MAX_TOKEN, word.length); n++) add(word.slice(0, n));
+    return;
+  }
   const chars = [...word];
   for (let n = 1; n <= Math.min(MAX_TOKEN, chars.length); n++) add(chars.slice(0, n).join(''));
 }

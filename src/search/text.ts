@@ -50,26 +50,49 @@ const MAX_JOINED_WORDS = 4;
 
 export function pinyinWordsOf(text: string): string[] {
   const words = new Set<string>();
+  for (const run of hanRunsOf(text)) for (const word of runPinyin(run)) words.add(word);
+  return [...words];
+}
+
+/**
+ * The pinyin words of one run of Chinese characters, in pinyinWordsOf's order. Runs repeat across
+ * items (a category path on thousands of them, the words of names and descriptions), and segmenting
+ * and spelling one costs more than the rest of a document: a bounded number of short ones are kept
+ * (at most RUNS_KEPT × a short run's few dozen words: a few MB).
+ */
+const RUNS_KEPT = 5_000;
+/** Longer runs are seldom repeated; they are spelt each time. */
+const RUN_KEPT_MAX_LENGTH = 16;
+const runsSpelt = new Map<string, readonly string[]>();
+
+function runPinyin(run: string): readonly string[] {
+  const known = runsSpelt.get(run);
+  if (known) return known;
+  const words = new Set<string>();
   const spell = (syllables: string[]) => {
     if (syllables.length === 0) return;
     words.add(syllables.join(''));
     if (syllables.length >= 2) words.add(syllables.map((s) => s[0]).join(''));
   };
-  for (const run of hanRunsOf(text)) {
-    const perWord = segment(run).map(syllablesOf);
-    for (const syllables of perWord) {
-      spell(syllables);
-      for (const s of syllables) words.add(s);
-    }
-    // Neighbouring words together too: shoppers type 蓝牙耳机 as `lyej` though the dictionary has
-    // 蓝牙 + 耳机, and 男士蓝牙耳机 as `nanshi…` or `nslyej`.
-    for (let from = 0; from < perWord.length; from++) {
-      for (let to = from + 2; to <= Math.min(perWord.length, from + MAX_JOINED_WORDS); to++) {
-        spell(perWord.slice(from, to).flat());
-      }
+  const perWord = segment(run).map(syllablesOf);
+  for (const syllables of perWord) {
+    spell(syllables);
+    for (const s of syllables) words.add(s);
+  }
+  // Neighbouring words together too: shoppers type 蓝牙耳机 as `lyej` though the dictionary has
+  // 蓝牙 + 耳机, and 男士蓝牙耳机 as `nanshi…` or `nslyej`.
+  for (let from = 0; from < perWord.length; from++) {
+    for (let to = from + 2; to <= Math.min(perWord.length, from + MAX_JOINED_WORDS); to++) {
+      spell(perWord.slice(from, to).flat());
     }
   }
-  return [...words];
+  const spelt = Object.freeze([...words]);
+  if (run.length <= RUN_KEPT_MAX_LENGTH) {
+    // Bounded by forgetting all at once: the next runs refill it with what is common.
+    if (runsSpelt.size >= RUNS_KEPT) runsSpelt.clear();
+    runsSpelt.set(run, spelt);
+  }
+  return spelt;
 }
 
 /** Every 1- and 2-character piece of each Chinese run: what a Chinese term's lookup needs. */

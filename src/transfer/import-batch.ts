@@ -10,6 +10,7 @@
 import { type AuditRecord, auditRow, changesBetween } from '../audit/audit-log.ts';
 import type { Actor } from '../auth/request-auth.ts';
 import type { PendingEvent } from '../events/event-log.ts';
+import { cooperative } from '../process/cooperative.ts';
 import { indexItems } from '../search/documents.ts';
 import type { IndexerSql } from '../search/indexer-sql.ts';
 import { visibleNow } from '../search/visibility.ts';
@@ -34,6 +35,11 @@ export interface BatchResult {
   failed: number;
   /** Rows of the batch's items. */
   rows: number;
+  /**
+   * The last item the batch took (its number): `to`, unless the batch stopped early at its write
+   * limit — the items after it are the next batch's.
+   */
+  through: number;
   problems: Array<FileProblem & { handle: string | null }>;
   /** Each failed item's rows with why, for the errors file. */
   failures: Array<{ rowNo: number; cells: unknown; error: string }>;
@@ -57,9 +63,9 @@ async function stagedItems(tx: IndexerSql, importId: number, from: number, to: n
     from,
     to,
   );
-  const items = new Map<number, { handle: string; rows: StagedRow[] }>();
+  const items = new Map<number, { itemNo: number; handle: string; rows: StagedRow[] }>();
   for (const r of rows) {
-    const entry = items.get(r.item_no) ?? { handle: r.handle, rows: [] };
+    const entry = items.get(r.item_no) ?? { itemNo: r.item_no, handle: r.handle, rows: [] };
     entry.rows.push({ rowNo: r.row_no, cells: r.cells });
     items.set(r.item_no, entry);
   }
@@ -76,8 +82,19 @@ async function storedByHandle(tx: IndexerSql, handles: string[]): Promise<Map<st
   return new Map(rows.map((r) => [r.item.handle, r.item]));
 }
 
-/** Runs one batch: items `from`..`to` of the import. */
-export async function runBatch(tx: IndexerSql, options: BatchOptions, from: number, to: number): Promise<BatchResult> {
+/**
+ * Runs one batch: items `from`..`to` of the import — or fewer: with `writeLimit`, the batch stops
+ * before the item that would be one write too many (`through` says where it stopped). Unchanged and
+ * failed items cost a read and a comparison, a written one far more: a batch may span many items of a
+ * file that is mostly unchanged, and still never write more than a batch's worth.
+ */
+export async function runBatch(
+  tx: IndexerSql,
+  options: BatchOptions,
+  from: number,
+  to: number,
+  writeLimit = Number.POSITIVE_INFINITY,
+): Promise<BatchResult> {
   const items = await stagedItems(tx, options.importId, from, to);
   const stored = await storedByHandle(
     tx,
@@ -89,14 +106,22 @@ export async function runBatch(tx: IndexerSql, options: BatchOptions, from: numb
     unchanged: 0,
     failed: 0,
     rows: 0,
+    through: to,
     problems: [],
     failures: [],
     events: [],
   };
   const writes: Array<Extract<ItemPlan, { outcome: 'created' | 'updated' }>> = [];
+  // Planning hundreds of items is CPU work: requests are let in between (process/cooperative.ts).
+  const pause = cooperative();
   for (const item of items) {
-    result.rows += item.rows.length;
+    await pause();
     const plan = planItem(item.rows, options.format, options.columns, stored.get(item.handle), options.mode);
+    if ((plan.outcome === 'created' || plan.outcome === 'updated') && writes.length >= writeLimit) {
+      result.through = item.itemNo - 1;
+      break;
+    }
+    result.rows += item.rows.length;
     result[plan.outcome]++;
     if (plan.outcome === 'failed') {
       const handle = item.handle.startsWith('#') ? null : item.handle;
@@ -268,7 +293,7 @@ async function writeItems(
     );
   }
   const ids = plans.map((p) => (p.outcome === 'created' ? newIds.get(p.desired.handle)! : p.existing.id));
-  await indexItems(tx, ids);
+  await indexItems(tx, ids, { existing: updated.map((p) => p.existing.id) });
   const isVisible = await visibleNow(tx, [...wasVisible.keys()]);
   for (const plan of plans) {
     const after = snapshot(plan.desired, categoryOf(plan.desired));

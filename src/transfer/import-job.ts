@@ -29,10 +29,13 @@ export const IMPORT_QUEUE = 'imports';
 /**
  * Items per batch: sized by time, not count — `rows_done` must grow at least once a second (§13.2),
  * whatever an item costs (its SKUs, its description's search words) and however busy the machine is.
- * Each batch aims at BATCH_TARGET_MS; the next one's size follows the last one's pace.
+ * Each batch aims at BATCH_TARGET_MS; the next one's size follows the last one's pace. An unchanged
+ * item costs a tenth of a written one or less, so a batch may span up to `max` items (a re-import
+ * of an unchanged file, in few transactions) but writes at most `maxWrites` of them: where the file
+ * turns from unchanged to changed items, a batch sized by the unchanged ones' pace still ends in time.
  */
 const BATCH_TARGET_MS = 400;
-const BATCH_ITEMS = { first: 50, min: 5, max: 500 };
+const BATCH_ITEMS = { first: 50, min: 5, max: 2000, maxWrites: 500 };
 /** The atomic write pass (one transaction, no progress reported): a fixed size. */
 const ATOMIC_BATCH_ITEMS = 200;
 
@@ -117,7 +120,7 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
     // Another process may stage the same file at the same time (a lease that ran out): the first to
     // finish records it and drops the chunks, so what the other read — perhaps a file cut short by
     // that — counts for nothing once the import is staged.
-    const staged = await stageFile(prisma, id, row.format);
+    const staged = await stageFile(prisma, runner.sql, id, row.format);
     if (!staged.ok) return fail(runner, id, staged.problems, { unlessStaged: true });
     await prisma.$transaction([
       prisma.import.updateMany({
@@ -132,11 +135,11 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
   let size = BATCH_ITEMS.first;
   for (;;) {
     const began = performance.now();
-    const step = await inSql(runner, (sql) => nextBatch(runner, sql, id, size));
+    const { step, items } = await inSql(runner, (sql) => nextBatch(runner, sql, id, size));
     if (step !== 'more') return step === 'checked' ? runImportSlice(runner, id) : 'done';
     if (Date.now() > deadline || runner.jobs.stopping()) return 'more';
     const took = performance.now() - began;
-    size = nextBatchSize(size, took);
+    size = nextBatchSize(items, took);
     if (runner.embedded) await sleep(took * EMBEDDED_PAUSE_SHARE);
   }
 }
@@ -181,13 +184,21 @@ const lockImport = async (sql: IndexerSql, id: number): Promise<ImportState | un
 const inSql = <T>(runner: ImportRunner, fn: (sql: IndexerSql) => Promise<T>): Promise<T> =>
   runner.sql.transaction((query) => fn(indexerSql(query)));
 
-/** The next batch of a running import, committed with the cursor; 'checked': an atomic import's check pass ended clean. */
-async function nextBatch(runner: ImportRunner, sql: IndexerSql, id: number, size: number): Promise<Step | 'checked'> {
+/**
+ * The next batch of a running import, committed with the cursor, and how many items it took; 'checked':
+ * an atomic import's check pass ended clean.
+ */
+async function nextBatch(
+  runner: ImportRunner,
+  sql: IndexerSql,
+  id: number,
+  size: number,
+): Promise<{ step: Step | 'checked'; items: number }> {
   const row = await lockImport(sql, id);
-  if (row?.status !== 'running') return 'done';
+  if (row?.status !== 'running') return { step: 'done', items: 0 };
   if (row.cancelRequested) {
     await finishIn(sql, id, 'cancelled');
-    return 'done';
+    return { step: 'done', items: 0 };
   }
   const total = row.itemsTotal ?? 0;
   const checking = row.atomic && !row.dryRun && !row.checked;
@@ -199,24 +210,25 @@ async function nextBatch(runner: ImportRunner, sql: IndexerSql, id: number, size
                 unchanged_count = 0 WHERE id = $1`,
         id,
       );
-      return 'checked';
+      return { step: 'checked', items: 0 };
     }
     await finishIn(sql, id, checking ? 'failed' : 'succeeded');
-    return 'done';
+    return { step: 'done', items: 0 };
   }
   const write = !row.dryRun && !checking;
   // Item writes change postings, whose counts have one writer at a time (catalog-write.ts).
   if (write) await sql.$executeRawUnsafe('SELECT search_index_lock()');
   const to = Math.min(row.cursor + size, total);
-  const result = await runBatch(sql, batchOptions(row, !write), row.cursor + 1, to);
-  await record(sql, row, result, to);
+  const writeLimit = Math.min(size, BATCH_ITEMS.maxWrites);
+  const result = await runBatch(sql, batchOptions(row, !write), row.cursor + 1, to, writeLimit);
+  await record(sql, row, result, result.through);
   // Last: the events' counter lock is held from here to the commit (events/event-log.ts).
   await appendEventsIn(sql, actorOf(row), result.events);
   if (write && result.created + result.updated > 0) {
     // Other instances hear the catalogue trigger; this one is told before its next read.
     runner.catalogCache.invalidate();
   }
-  return 'more';
+  return { step: 'more', items: result.through - row.cursor };
 }
 
 const batchOptions = (row: ImportState, dryRun: boolean) => ({

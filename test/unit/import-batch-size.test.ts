@@ -8,9 +8,9 @@ describe('import batch size', () => {
     expect(nextBatchSize(100, 200)).toBe(200);
     expect(nextBatchSize(50, 400)).toBe(50);
   });
-  it('when batches are very slow or very fast, then the size stays within 5..500 items', () => {
+  it('when batches are very slow or very fast, then the size stays within 5..2000 items (of which at most 500 written)', () => {
     expect(nextBatchSize(5, 60_000)).toBe(5);
-    expect(nextBatchSize(500, 1)).toBe(500);
-    expect(nextBatchSize(10, 0)).toBe(500);
+    expect(nextBatchSize(2000, 1)).toBe(2000);
+    expect(nextBatchSize(10, 0)).toBe(2000);
   });
 });
