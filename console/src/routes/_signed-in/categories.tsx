@@ -16,8 +16,8 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { PageShell } from '../../ui/page-shell.tsx';
 import {
   CATEGORY_LIST_KEY,
-  Categories,
   CreateCategory,
+  categoriesQuery,
   DeleteCategory,
   UpdateCategory,
 } from './-categories/categories.gql.ts';
@@ -96,10 +96,7 @@ function CategoriesScreen() {
   const helpId = useId();
   const selectedId = useId();
 
-  const list = useQuery({
-    queryKey: CATEGORY_LIST_KEY,
-    queryFn: ({ signal }) => request(Categories, {}, signal),
-  });
+  const list = useQuery(categoriesQuery);
   const tree = useMemo(() => buildTree(list.data?.categories ?? []), [list.data]);
 
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());

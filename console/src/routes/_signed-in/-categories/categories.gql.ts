@@ -1,5 +1,9 @@
-/** The categories screen's documents: the flat list (the tree is built here) and the three writes. */
-import { graphql, type VariablesOf } from '../../../gql/graphql.ts';
+/**
+ * The categories' documents: the flat list — the one every screen reads (the tree, the items' and
+ * the export's category pickers), under one query key — and the category screen's three writes.
+ */
+import { graphql, type ResultOf, type VariablesOf } from '../../../gql/graphql.ts';
+import { request } from '../../../gql/request.ts';
 
 export const Categories = graphql(`
   query Categories {
@@ -11,6 +15,8 @@ export const Categories = graphql(`
     }
   }
 `);
+
+export type Category = ResultOf<typeof Categories>['categories'][number];
 
 export const CreateCategory = graphql(`
   mutation CreateCategory($input: CategoryInput!) {
@@ -45,3 +51,9 @@ export type CategoryInputVariables = VariablesOf<typeof CreateCategory>['input']
 
 /** The query key of the list (console.md §2: `[entity, 'list', variables]`). */
 export const CATEGORY_LIST_KEY = ['category', 'list'] as const;
+
+/** The list's query: the same key and document wherever categories are shown. */
+export const categoriesQuery = {
+  queryKey: CATEGORY_LIST_KEY,
+  queryFn: ({ signal }: { signal: AbortSignal }) => request(Categories, {}, signal),
+};

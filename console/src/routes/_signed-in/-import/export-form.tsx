@@ -8,10 +8,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { ApiError } from '../../../gql/errors.ts';
-import { download, request } from '../../../gql/request.ts';
+import { download } from '../../../gql/request.ts';
 import { saveFile } from '../../../ui/save-file.ts';
 import { ITEM_STATUSES, type ItemStatus, useStatusName } from '../../../ui/status-name.ts';
-import { ExportCategories } from './import.gql.ts';
+import { categoriesQuery } from '../-categories/categories.gql.ts';
 
 export interface ExportFilters {
   keyword?: string;
@@ -53,10 +53,7 @@ export function ExportForm({ initial }: { initial: ExportFilters }) {
   const id = useId();
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [filters, setFilters] = useState<ExportFilters>(initial);
-  const categories = useQuery({
-    queryKey: ['category', 'list'],
-    queryFn: ({ signal }) => request(ExportCategories, {}, signal),
-  });
+  const categories = useQuery(categoriesQuery);
   const exporting = useMutation({
     mutationFn: async () => {
       const { blob, filename } = await download(exportPath(format, filters), `items.${format}`);

@@ -86,18 +86,6 @@ export const CancelImport = graphql(
   [ImportFields],
 );
 
-/** The categories an export may be limited to. */
-export const ExportCategories = graphql(`
-  query ExportCategories {
-    categories {
-      id
-      name
-      parentId
-      sortOrder
-    }
-  }
-`);
-
 export type ImportStatus = ResultOf<typeof ImportFields>['status'];
 export type ImportFormat = ResultOf<typeof ImportFields>['format'];
 export type ImportMode = ResultOf<typeof ImportFields>['mode'];

@@ -45,19 +45,6 @@ export const AdminItems = graphql(
 
 export type AdminItemsVariables = VariablesOf<typeof AdminItems>;
 
-export const Categories = graphql(`
-  query Categories {
-    categories {
-      id
-      name
-      parentId
-      sortOrder
-    }
-  }
-`);
-
-export type Category = ResultOf<typeof Categories>['categories'][number];
-
 export const SetItemsStatus = graphql(`
   mutation SetItemsStatus($ids: [Int!]!, $status: ItemStatus!) {
     setItemsStatus(ids: $ids, status: $status)

@@ -5,14 +5,10 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { type SelectHTMLAttributes, useMemo } from 'react';
-import { request } from '../../../../gql/request.ts';
-import { Categories, type Category } from '../-items.gql.ts';
+import { type Category, categoriesQuery as listQuery } from '../../-categories/categories.gql.ts';
 
-export const categoriesQuery = {
-  queryKey: ['category', 'list'],
-  queryFn: ({ signal }: { signal: AbortSignal }) => request(Categories, {}, signal),
-  staleTime: 60_000,
-} as const;
+/** A picker's list: a minute old is fresh enough (the category screen's writes invalidate it). */
+export const categoriesQuery = { ...listQuery, staleTime: 60_000 } as const;
 
 /** The tree in display order, each with its path. */
 export function categoryPaths(categories: readonly Category[]): Array<{ id: number; path: string }> {
