@@ -6,7 +6,7 @@
 // Runs after install and before every `npm start` and `npm run cli` (about half a second), so dist/
 // never goes stale. The admin console (dist/console) is built after it, when its inputs changed
 // (scripts/build-console.mjs).
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { buildConsole } from './build-console.mjs';
 
@@ -51,6 +51,8 @@ const result = await build({
   minifyWhitespace: true,
   logLevel: 'warning',
   metafile: true,
+  // Written below, file by file (writeOutputs): a build never truncates a file another process is loading.
+  write: false,
 });
 
 /**
@@ -85,9 +87,30 @@ function assertOneGraphql(inputs) {
 }
 assertOneGraphql(Object.keys(result.metafile.inputs));
 
+/**
+ * Every test file builds before it starts a service, several at once, while other files' services load
+ * dist/: esbuild's own write truncates a file and fills it, and a process loading it in between reads
+ * half a module ("SyntaxError: Unexpected end of input", seen once in CI). A file whose bytes are
+ * already there is left alone (the usual case: the source did not change); a changed one is written
+ * beside it and renamed over it, which readers see as one step.
+ */
+function writeOutputs(files) {
+  mkdirSync(outdir, { recursive: true });
+  for (const { path, contents } of files) {
+    if (existsSync(path) && Buffer.compare(readFileSync(path), contents) === 0) continue;
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, contents);
+    renameSync(temporary, path);
+  }
+}
+writeOutputs(result.outputFiles);
+
 // Chunk names carry a content hash, so each build adds files; what this build did not write is stale
 // (the console's folder is its own build's).
 const written = new Set(Object.keys(result.metafile.outputs).map((path) => path.split('/').pop()));
-for (const file of readdirSync(outdir)) if (!written.has(file) && file !== 'console') rmSync(outdir + file);
+// (Another build's temporary file is its own to rename.)
+for (const file of readdirSync(outdir)) {
+  if (!written.has(file) && file !== 'console' && !file.endsWith('.tmp')) rmSync(outdir + file);
+}
 
 await buildConsole();
