@@ -122,6 +122,12 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
               const result = results[i]!;
               return result.status === 'rejected' ? [{ id: job.id, reason: result.reason as unknown }] : [];
             });
+            const done = batch.filter((_, i) => results[i]!.status === 'fulfilled').map((job) => job.id);
+            // pg-boss completes a batch without waiting, and fetches again at once: a job its handler
+            // queued under the same key (an import's next slice) could not become active beside the one
+            // still active (the `stately` policy), so the fetch found nothing and the worker slept its
+            // polling interval — 2 s of an import standing still at every slice. Completed here first.
+            if (done.length) await boss.complete(queue, done);
             if (failed.length === 0) return;
             if (failed.length === batch.length) throw failed[0]!.reason;
             // pg-boss completes a batch or fails it whole: the failed ones are failed here first (to be

@@ -4,7 +4,7 @@
  * never outlives its lease and a draining process hands the rest on. Every step is safe to run twice
  * or at once in two processes:
  *
- * - staging (import-stage.ts) is keyed by row number;
+ * - the file was staged as it was uploaded (import-stage.ts), keyed by row number;
  * - each batch is one transaction that first locks the import's row and reads its `cursor`: the batch
  *   writes items `cursor+1 … cursor+BATCH` and moves the cursor in the same transaction, so a batch is
  *   applied once whoever runs it, and a run that died resumes exactly after the last committed batch.
@@ -22,7 +22,7 @@ import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
 import { type IndexerSql, indexerSql } from '../search/indexer-sql.ts';
 import { type BatchResult, runBatch } from './import-batch.ts';
-import { stageFile } from './import-stage.ts';
+import { stageFile, storedChunks } from './import-stage.ts';
 import type { FileProblem } from './item-file.ts';
 
 export const IMPORT_QUEUE = 'imports';
@@ -117,10 +117,13 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
   if (row?.status !== 'running') return 'done';
   if (row.cancelRequested) return finish(runner, id, 'cancelled');
   if (!row.staged) {
-    // Another process may stage the same file at the same time (a lease that ran out): the first to
-    // finish records it and drops the chunks, so what the other read — perhaps a file cut short by
-    // that — counts for nothing once the import is staged.
-    const staged = await stageFile(prisma, runner.sql, id, row.format);
+    // The upload found the file unreadable and recorded why (imports.service.ts startImport).
+    if (row.errorCount > 0) return fail(runner, id, row.errors as unknown as FileProblem[]);
+    // An import queued by a version that kept the file's bytes and staged in the job. Another process
+    // may stage the same file at the same time (a lease that ran out): the first to finish records it
+    // and drops the chunks, so what the other read — perhaps a file cut short by that — counts for
+    // nothing once the import is staged.
+    const staged = await stageFile(prisma, runner.sql, id, row.format, storedChunks(prisma, id));
     if (!staged.ok) return fail(runner, id, staged.problems, { unlessStaged: true });
     await prisma.$transaction([
       prisma.import.updateMany({
@@ -347,6 +350,10 @@ async function finish(runner: ImportRunner, id: number, status: 'cancelled'): Pr
   return 'done';
 }
 
+/** The problems an import lists (the first MAX_LISTED_ERRORS), each with its `handle` (null for a file's). */
+export const problemsListed = (problems: FileProblem[]) =>
+  problems.slice(0, MAX_LISTED_ERRORS).map((p) => ({ ...p, handle: (p as { handle?: string }).handle ?? null }));
+
 /**
  * Fails a running import with the problems that stop it (a bad file; an atomic import's failure).
  * `unlessStaged`: a file's problems, which count only while no other process has staged the file.
@@ -360,13 +367,10 @@ async function fail(
   await inSql(runner, async (sql) => {
     const row = await lockImport(sql, id);
     if (row?.status !== 'running' || (unlessStaged && row.staged)) return;
-    const listed = problems
-      .slice(0, MAX_LISTED_ERRORS)
-      .map((p) => ({ ...p, handle: (p as { handle?: string }).handle ?? null }));
     await sql.$executeRawUnsafe(
       'UPDATE imports SET errors = $2::jsonb, error_count = $3 WHERE id = $1',
       id,
-      JSON.stringify(listed),
+      JSON.stringify(problemsListed(problems)),
       problems.length,
     );
     await finishIn(sql, id, 'failed');

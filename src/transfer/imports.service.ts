@@ -1,14 +1,14 @@
 /**
  * Imports as an admin sees them (contract §13.2): started from a file (REST body or GraphQL upload,
- * streamed into the database chunk by chunk — never whole in memory — and counted against
- * IMPORT_MAX_BYTES), read, listed, cancelled, and their errors file. The work itself is the
+ * staged row by row as it streams in — never whole in memory — and counted against IMPORT_MAX_BYTES), read, listed, cancelled, and their errors file. The work itself is the
  * `imports` queue's (import-job.ts).
  */
 import { AppError, notFound } from '../errors/app-error.ts';
 import type { Import } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
-import { queueImport } from './import-job.ts';
+import { problemsListed, queueImport } from './import-job.ts';
+import { stageFile } from './import-stage.ts';
 import type { UploadedFile } from './uploaded-file.ts';
 
 export const IMPORT_FORMATS = ['csv', 'jsonl'] as const;
@@ -22,17 +22,27 @@ export interface StartImportInput {
   atomic: boolean;
 }
 
-/** The file is kept in chunks of this size until the job has read it. */
-const CHUNK_BYTES = 1024 * 1024;
-
 const tooLarge = (max: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${max} bytes).`);
 
-/** Creates an import from `file`, queued; refused whole (413) past IMPORT_MAX_BYTES. */
+/** The upload's bytes, counted against `max` as they arrive. */
+async function* counted(file: UploadedFile, max: number, total: { bytes: number }): AsyncGenerator<Uint8Array> {
+  for await (const part of file.stream() as AsyncIterable<Uint8Array>) {
+    total.bytes += part.byteLength;
+    if (total.bytes > max) throw tooLarge(max);
+    yield part;
+  }
+}
+
+/**
+ * Creates an import from `file`, its rows staged as they arrive (import-stage.ts), then queued; refused
+ * whole (413) past IMPORT_MAX_BYTES. A file that cannot be read is still read to its end (a client
+ * sending it gets its answer, and a file over the limit is a 413 whatever it holds); its import is
+ * queued with the problems, which its job reports as the import's failure, nothing staged.
+ */
 export async function startImport(ctx: RequestContext, input: StartImportInput): Promise<Import> {
   const actor = await ctx.auth.actor();
   const prisma = ctx.db.prisma;
-  const max = ctx.services.config.importMaxBytes;
   const row = await prisma.import.create({
     data: {
       format: input.format,
@@ -46,26 +56,17 @@ export async function startImport(ctx: RequestContext, input: StartImportInput):
     },
   });
   try {
-    let bytes = 0;
-    let seq = 0;
-    let pending: Uint8Array[] = [];
-    let pendingBytes = 0;
-    const flush = async () => {
-      if (!pendingBytes) return;
-      const data = Buffer.concat(pending, pendingBytes);
-      pending = [];
-      pendingBytes = 0;
-      await prisma.importChunk.create({ data: { importId: row.id, seq: seq++, data } });
-    };
-    for await (const part of input.file.stream() as AsyncIterable<Uint8Array>) {
-      bytes += part.byteLength;
-      if (bytes > max) throw tooLarge(max);
-      pending.push(part);
-      pendingBytes += part.byteLength;
-      if (pendingBytes >= CHUNK_BYTES) await flush();
-    }
-    await flush();
-    const queued = await prisma.import.update({ where: { id: row.id }, data: { fileBytes: bytes } });
+    const total = { bytes: 0 };
+    const bytes = counted(input.file, ctx.services.config.importMaxBytes, total);
+    // Staging stops reading at the first problem; the rest is read here (so not closed by staging).
+    const unclosed = { [Symbol.asyncIterator]: () => ({ next: () => bytes.next() }) };
+    const staged = await stageFile(prisma, ctx.db.sql, row.id, input.format, unclosed);
+    for await (const _ of bytes);
+    const data = staged.ok
+      ? { staged: true, rowsTotal: staged.rows, itemsTotal: staged.items, columns: staged.columns }
+      : { errors: problemsListed(staged.problems), errorCount: staged.problems.length };
+    if (!staged.ok) await prisma.importRow.deleteMany({ where: { importId: row.id } });
+    const queued = await prisma.import.update({ where: { id: row.id }, data: { ...data, fileBytes: total.bytes } });
     await queueImport(ctx.services.jobs, row.id);
     return queued;
   } catch (err) {

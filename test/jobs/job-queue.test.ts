@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const QUEUE = 'test-batches';
+/** Like `imports`: one job waiting and one running per key. */
+const CHAIN = 'test-chain';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -15,6 +17,7 @@ beforeAll(async () => {
   await app.db.sql.exec(
     `SELECT pgboss.create_queue('${QUEUE}', '{"policy":"standard","retryLimit":3,"retryDelay":0}')`,
   );
+  await app.db.sql.exec(`SELECT pgboss.create_queue('${CHAIN}', '{"policy":"stately"}')`);
 });
 afterAll(() => app.close());
 
@@ -63,5 +66,23 @@ describe('job batches', () => {
     // The first four were one batch, run side by side.
     expect(together).toBe(4);
     expect((await jobs()).map((j) => j.retries)).toEqual([0, 0, 1, 0]);
+  });
+
+  it('when a job queues its own next step under its key, then that step is taken as soon as the job ends, not at the next poll', async () => {
+    // An import's slices: each queues the next before it returns. With a poll of a minute, anything
+    // but being taken at once would take that long. (PostgreSQL shows it: there the completion and
+    // the next fetch race on two connections; the embedded database's one session runs them in turn.)
+    const steps: number[] = [];
+    await app.services.jobs.work(
+      CHAIN,
+      async (data) => {
+        const step = data.step as number;
+        steps.push(step);
+        if (step < 3) await app.services.jobs.send(CHAIN, { step: step + 1 }, { key: 'chain' });
+      },
+      { pollSeconds: 60 },
+    );
+    await app.services.jobs.send(CHAIN, { step: 1 }, { key: 'chain' });
+    await expect.poll(() => steps, { timeout: 20_000, interval: 50 }).toEqual([1, 2, 3]);
   });
 });

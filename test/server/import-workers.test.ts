@@ -22,7 +22,7 @@ async function postFile(url: string, file: string, token: string) {
     body: file,
     headers: { 'content-type': 'text/csv', authorization: `Bearer ${token}`, connection: 'close' },
   });
-  return { status: res.status, body: (await res.json()) as { id: number } };
+  return { status: res.status, body: (await res.json()) as { id: number; rows_total: number | null } };
 }
 
 describe.skipIf(TEST_DB !== 'postgres')('imports with WORKERS=2 and two instances', () => {
@@ -64,15 +64,21 @@ describe.skipIf(TEST_DB !== 'postgres')('imports with WORKERS=2 and two instance
     ];
     const started = await postFile(`${first.url}/admin/api/imports`, csv(rows), token);
     expect(started.status).toBe(202);
+    // Staged as it was sent: the rows are known before the job starts.
+    expect(started.body.rows_total).toBe(ITEMS * 2);
     const id = started.body.id;
     const status = () =>
       freshRequest(`${second.url}/admin/api/imports/${id}`, 'GET', undefined, { authorization: `Bearer ${token}` });
 
     // Killed once it has committed some batches: the worker that logged running it (on `first`).
     let killed: number | undefined;
+    let seen = 0;
     while (!killed) {
       const now = await status();
       expect(['queued', 'running']).toContain(now.body.status);
+      expect(now.body.rows_total).toBe(ITEMS * 2);
+      expect(now.body.rows_done).toBeGreaterThanOrEqual(seen);
+      seen = now.body.rows_done;
       if (now.body.rows_done > 0) {
         const runner = [...first.output().matchAll(/"import_id":(\d+),"pid":(\d+)[^\n]*running a slice/g)].filter(
           (m) => Number(m[1]) === id,
@@ -89,6 +95,9 @@ describe.skipIf(TEST_DB !== 'postgres')('imports with WORKERS=2 and two instance
     let done: { body: Record<string, any> } | undefined;
     for (const until = Date.now() + 120_000; Date.now() < until; await sleep(250)) {
       done = await status();
+      // What committed before the kill stays counted: the progress never goes back.
+      expect(done.body.rows_done).toBeGreaterThanOrEqual(seen);
+      seen = done.body.rows_done;
       if (!['queued', 'running'].includes(done.body.status)) break;
     }
     expect(done?.body).toMatchObject({

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, gqlCode, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, TEST_ADMIN, type TestApp } from '../helpers/test-app.ts';
 import { csv, type ImportAnswer, importEnded, runImport, sendImport } from './import-helpers.ts';
 
 let app: TestApp;
@@ -457,6 +457,8 @@ describe('the import doors (contract §13.2)', () => {
     expect(res.headers.get('location')).toBe(`/admin/api/imports/${res.body.id}`);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(['queued', 'running', 'succeeded']).toContain(res.body.status);
+    // Staged while it was sent: the import is queued knowing its rows (progress from its first second).
+    expect(res.body).toMatchObject({ rows_total: 1, rows_done: 0 });
     await importEnded(app, owner, res.body.id);
     // Every admin sees every import (catalogRead).
     const one = await app.request<ImportAnswer>(`/admin/api/imports/${res.body.id}`, { token: viewer });
@@ -558,6 +560,7 @@ describe('the import doors (contract §13.2)', () => {
       ...Array.from({ length: 3000 }, (_, i) => [`cancel-${i}`, `Cancel ${i}`, 'Outdoor', '5']),
     ];
     const started = await sendImport(app, owner, csv(rows));
+    expect(started.body.rows_total).toBe(3000);
     for (;;) {
       const now = await app.request<ImportAnswer>(`/admin/api/imports/${started.body.id}`, { token: owner });
       if (now.body.rows_done > 0 || (now.body.status !== 'running' && now.body.status !== 'queued')) break;
@@ -574,6 +577,43 @@ describe('the import doors (contract §13.2)', () => {
     const written = await app.db.prisma.item.count({ where: { handle: { startsWith: 'cancel-' } } });
     // The done-done item plus exactly what the committed batches created.
     expect(written).toBe(done.items.created + 1);
+  });
+});
+
+describe('an import queued by the previous version', () => {
+  it('when its file was kept in chunks and not staged, then its job stages the chunks and runs it', async () => {
+    const file = csv([
+      ['handle', 'name', 'category', 'price'],
+      ['chunked-one', 'Chunked one', 'Outdoor', '5'],
+      ['chunked-two', 'Chunked two', 'Outdoor', '6'],
+    ]);
+    const bytes = Buffer.from(file);
+    const prisma = app.db.prisma;
+    const admin = await prisma.admin.findFirstOrThrow({ where: { username: TEST_ADMIN.username } });
+    const row = await prisma.import.create({
+      data: {
+        format: 'csv',
+        mode: 'upsert',
+        dryRun: false,
+        atomic: false,
+        actorType: 'admin',
+        actorId: admin.id,
+        actorName: admin.username,
+        fileBytes: bytes.length,
+      },
+    });
+    // Split inside a row: staging reads the chunks in order as one text.
+    await prisma.importChunk.createMany({
+      data: [
+        { importId: row.id, seq: 0, data: bytes.subarray(0, 40) },
+        { importId: row.id, seq: 1, data: bytes.subarray(40) },
+      ],
+    });
+    await app.services.jobs.send('imports', { importId: row.id }, { key: String(row.id) });
+    const done = await importEnded(app, owner, row.id);
+    expect(done).toMatchObject({ status: 'succeeded', rows_total: 2, rows_done: 2, items: { created: 2 } });
+    expect(await prisma.item.count({ where: { handle: { startsWith: 'chunked-' } } })).toBe(2);
+    expect(await prisma.importChunk.count({ where: { importId: row.id } })).toBe(0);
   });
 });
 
