@@ -274,29 +274,80 @@ async function record(sql: IndexerSql, row: ImportState, result: BatchResult, cu
   }
 }
 
-/** An atomic import whose check found nothing wrong: every item written in one transaction. */
+/** Thrown inside the atomic write pass when a cancel was asked for: its transaction rolls back. */
+class CancelledPass extends Error {}
+
+/**
+ * An atomic import whose check found nothing wrong: every item written in one transaction. That
+ * transaction holds a lock of its own for the import (two processes never write it twice), not the
+ * import's row, which stays free for what happens meanwhile: the progress, written beside the
+ * transaction after each batch (§13.2: `rows_done` grows while it runs — on PostgreSQL; the embedded
+ * database's one connection is the transaction's until it ends, and nothing can read it meanwhile),
+ * and a cancel request, which the pass sees after its batch and answers by rolling everything back.
+ */
 async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> {
-  const failed = await inSql(runner, async (sql) => {
-    let row = await lockImport(sql, id);
-    if (row?.status !== 'running' || row.cursor > 0) return undefined;
-    await sql.$executeRawUnsafe('SELECT search_index_lock()');
-    const total = row.itemsTotal ?? 0;
-    const events: PendingEvent[] = [];
-    for (let from = 1; from <= total; from += ATOMIC_BATCH_ITEMS) {
-      const to = Math.min(from + ATOMIC_BATCH_ITEMS - 1, total);
-      const result = await runBatch(sql, batchOptions(row, false), from, to);
-      // Changed since the check (another write meanwhile): nothing of this pass may stay.
-      if (result.failed) return result.problems;
-      await record(sql, row, result, to);
-      events.push(...result.events);
-      row = (await lockImport(sql, id))!;
-    }
-    await finishIn(sql, id, 'succeeded', events);
-    return undefined;
-  });
+  const progress = async (rows: number) => {
+    if (runner.embedded) return;
+    await runner.sql.query(`UPDATE imports SET rows_done = $2 WHERE id = $1 AND status = 'running'`, [id, rows]);
+  };
+  let failed: BatchResult['problems'] | undefined;
+  try {
+    failed = await inSql(runner, async (sql) => {
+      await sql.$executeRawUnsafe('SELECT pg_advisory_xact_lock($1, $2)', ATOMIC_WRITE_LOCK, id);
+      const readRow = async () =>
+        (await sql.$queryRawUnsafe<ImportState[]>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = $1`, id))[0];
+      const row = await readRow();
+      if (row?.status !== 'running' || row.cursor > 0) return undefined;
+      await sql.$executeRawUnsafe('SELECT search_index_lock()');
+      const total = row.itemsTotal ?? 0;
+      const sum: BatchResult = emptyResult();
+      for (let from = 1; from <= total; from += ATOMIC_BATCH_ITEMS) {
+        const to = Math.min(from + ATOMIC_BATCH_ITEMS - 1, total);
+        const result = await runBatch(sql, batchOptions(row, false), from, to);
+        // Changed since the check (another write meanwhile): nothing of this pass may stay.
+        if (result.failed) return result.problems;
+        addResult(sum, result);
+        await progress(sum.rows);
+        if ((await readRow())?.cancelRequested) throw new CancelledPass();
+      }
+      await lockImport(sql, id);
+      // The progress written beside: counted afresh here with the pass's own rows.
+      await sql.$executeRawUnsafe('UPDATE imports SET rows_done = 0 WHERE id = $1', id);
+      await record(sql, row, sum, total);
+      await finishIn(sql, id, 'succeeded', sum.events);
+      return undefined;
+    });
+  } catch (err) {
+    if (!(err instanceof CancelledPass)) throw err;
+    return finish(runner, id, 'cancelled');
+  }
   if (failed) return fail(runner, id, failed);
   runner.catalogCache.invalidate();
   return 'done';
+}
+
+/** The atomic write pass's lock (with the import's id): its class, for pg_advisory_xact_lock(int, int). */
+const ATOMIC_WRITE_LOCK = 0x1e90;
+
+const emptyResult = (): BatchResult => ({
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  failed: 0,
+  rows: 0,
+  through: 0,
+  problems: [],
+  failures: [],
+  events: [],
+});
+
+/** Adds a batch's counts and events to `sum`. */
+function addResult(sum: BatchResult, result: BatchResult): void {
+  sum.created += result.created;
+  sum.updated += result.updated;
+  sum.unchanged += result.unchanged;
+  sum.rows += result.rows;
+  sum.events.push(...result.events);
 }
 
 const appendEventsIn = (sql: IndexerSql, actor: Actor, events: PendingEvent[]) =>

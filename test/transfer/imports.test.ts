@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, gqlCode, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { startTestApp, TEST_ADMIN, type TestApp } from '../helpers/test-app.ts';
+import { TEST_DB } from '../helpers/test-database.ts';
 import { csv, type ImportAnswer, importEnded, runImport, sendImport } from './import-helpers.ts';
 
 let app: TestApp;
@@ -326,6 +327,34 @@ describe('CSV import (contract §13.1, §13.2)', () => {
     );
     expect(good).toMatchObject({ status: 'succeeded', items: { created: 2, failed: 0 } });
     expect(await itemByHandle('atomic-b')).toMatchObject({ price: 6 });
+  });
+});
+
+describe.skipIf(TEST_DB !== 'postgres')('the atomic write pass, on PostgreSQL', () => {
+  it('when an atomic import writes, then its progress moves during the one transaction; a cancel then rolls every item back', async () => {
+    const rows = [
+      ['handle', 'name', 'category', 'price'],
+      ...Array.from({ length: 3000 }, (_, i) => [`atomic-pass-${i}`, `Atomic pass ${i}`, 'Outdoor', '5']),
+    ];
+    const started = await sendImport(app, owner, csv(rows), 'atomic=true');
+    expect(started.status).toBe(202);
+    const path = `/admin/api/imports/${started.body.id}`;
+    // The check pass counts every row; the write pass counts them again from 0, beside its transaction.
+    let checked = false;
+    for (const until = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 20))) {
+      expect(Date.now()).toBeLessThan(until);
+      const now = await app.request<ImportAnswer>(path, { token: owner });
+      expect(['queued', 'running']).toContain(now.body.status);
+      if (now.body.rows_done === 3000) checked = true;
+      if (checked && now.body.rows_done > 0 && now.body.rows_done < 3000) break;
+    }
+    // The import's row is not held by the pass: the cancel is answered at once.
+    const cancelled = await app.request(`${path}/cancel`, { method: 'POST', token: owner });
+    expect(cancelled.status).toBe(200);
+    const done = await importEnded(app, owner, started.body.id);
+    expect(done.status).toBe('cancelled');
+    expect(done.items).toMatchObject({ created: 0, updated: 0 });
+    expect(await app.db.prisma.item.count({ where: { handle: { startsWith: 'atomic-pass-' } } })).toBe(0);
   });
 });
 
