@@ -155,6 +155,8 @@ export interface ImportScenario extends TransferFigures {
    * every 250 ms: contract §13.2 wants it to grow at least once a second.
    */
   progress_max_gap_s: number;
+  /** Each stretch over 1 s: how long, and `rows_done` when it moved again (where in the file it stood). */
+  progress_stalls?: Array<{ seconds: number; rows_done: number }>;
   counts: ImportCounts;
   /**
    * PostgreSQL: CPU seconds of the backends connected to the import's database (the service's own
@@ -242,6 +244,12 @@ export function writeResult(file: string, result: BenchResult): void {
 }
 
 const fmt = (n: number | null | undefined, digits = 0) => (n === null || n === undefined ? '–' : n.toFixed(digits));
+
+/** The stretches over 1 s, as ` (over 1 s: 3.1 s before row 4,000, …)`; nothing when there were none. */
+const stalls = (list: Array<{ seconds: number; rows_done: number }> | undefined) =>
+  list?.length
+    ? ` (over 1 s: ${list.map((st) => `${fmt(st.seconds, 1)} s before row ${st.rows_done.toLocaleString('en-US')}`).join(', ')})`
+    : '';
 
 function row(s: LoadScenario, who: string, f: Figures, ratioCell: string): string {
   return `| ${s.name} | ${s.cache} | ${who} | ${f.rps} | ${fmt(f.p50_ms, 1)} | ${fmt(f.p99_ms, 1)} | ${f.errors} | ${f.non_2xx} | ${f.cpu_us_per_req} | ${f.pg_cpu_us_per_req} | ${f.rss_peak_mb} | ${ratioCell} |`;
@@ -384,7 +392,7 @@ function transferNotes(result: BenchResult): string[] {
   for (const s of transfers) {
     if (s.name === 'export') continue;
     out.push(
-      `${s.name}: ${fmt(s.seconds, 1)} s = upload ${fmt(s.upload_seconds, 1)} s, queued ${fmt(s.queued_seconds, 1)} s, running ${fmt(s.run_seconds, 1)} s (the Import's times); rows_done stood still ≤ ${fmt(s.progress_max_gap_s, 1)} s at a time; ${counts(s.counts)}` +
+      `${s.name}: ${fmt(s.seconds, 1)} s = upload ${fmt(s.upload_seconds, 1)} s, queued ${fmt(s.queued_seconds, 1)} s, running ${fmt(s.run_seconds, 1)} s (the Import's times); rows_done stood still ≤ ${fmt(s.progress_max_gap_s, 1)} s at a time${stalls(s.progress_stalls)}; ${counts(s.counts)}` +
         (s.reimport_counts ? `; re-import: ${counts(s.reimport_counts)}` : '') +
         '.',
     );

@@ -216,6 +216,8 @@ interface TimedImport {
   during?: Figures;
   /** The longest time `rows_done` stood still while the import ran, as the polls saw it. */
   progressMaxGapSeconds: number;
+  /** Each time it stood still over 1 s: how long, and the rows done when it moved again. */
+  progressStalls: Array<{ seconds: number; rowsDone: number }>;
 }
 
 /**
@@ -243,6 +245,7 @@ async function timedImport(
   let rowsSeen = 0;
   let since: number | undefined;
   let maxGap = 0;
+  const stalls: TimedImport['progressStalls'] = [];
   let over = false;
   const ended = importEnded(server, token, started.id, (a) => {
     const now = performance.now();
@@ -250,6 +253,7 @@ async function timedImport(
     if (since === undefined && a.status !== 'queued') since = now;
     if (since !== undefined && a.rows_done !== rowsSeen) {
       maxGap = Math.max(maxGap, now - since);
+      if (now - since > 1000) stalls.push({ seconds: round1((now - since) / 1000), rowsDone: a.rows_done });
       since = now;
       rowsSeen = a.rows_done;
     }
@@ -281,6 +285,7 @@ async function timedImport(
       usage: meter.stop(),
       during: during?.figures,
       progressMaxGapSeconds: maxGap / 1000,
+      progressStalls: stalls,
     };
   } finally {
     // A failed poll must not leave the load running or its promise unobserved.
@@ -383,6 +388,7 @@ function importFigures(
     queued_seconds: round1(between(run.answer.created_at, run.answer.started_at)),
     run_seconds: round1(between(run.answer.started_at, run.answer.finished_at)),
     progress_max_gap_s: round1(run.progressMaxGapSeconds),
+    progress_stalls: run.progressStalls.map((st) => ({ seconds: st.seconds, rows_done: st.rowsDone })),
     counts: run.answer.items,
   };
 }
