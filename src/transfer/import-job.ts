@@ -327,7 +327,7 @@ async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> 
 }
 
 /** The atomic write pass's lock (with the import's id): its class, for pg_advisory_xact_lock(int, int). */
-const ATOMIC_WRITE_LOCK = 0x1e90;
+export const ATOMIC_WRITE_LOCK = 0x1e90;
 
 const emptyResult = (): BatchResult => ({
   created: 0,

@@ -4,6 +4,7 @@
  * nothing they should not, the errors file, and the REST and GraphQL doors with their refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ATOMIC_WRITE_LOCK } from '../../src/transfer/import-job.ts';
 import { expectProblem, gqlCode, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { startTestApp, TEST_ADMIN, type TestApp } from '../helpers/test-app.ts';
 import { TEST_DB } from '../helpers/test-database.ts';
@@ -338,23 +339,38 @@ describe.skipIf(TEST_DB !== 'postgres')('the atomic write pass, on PostgreSQL', 
     ];
     const started = await sendImport(app, owner, csv(rows), 'atomic=true');
     expect(started.status).toBe(202);
-    const path = `/admin/api/imports/${started.body.id}`;
-    // The check pass counts every row; the write pass counts them again from 0, beside its transaction.
-    let checked = false;
-    for (const until = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 20))) {
-      expect(Date.now()).toBeLessThan(until);
-      const now = await app.request<ImportAnswer>(path, { token: owner });
-      expect(['queued', 'running']).toContain(now.body.status);
-      if (now.body.rows_done === 3000) checked = true;
-      if (checked && now.body.rows_done > 0 && now.body.rows_done < 3000) break;
+    const id = started.body.id;
+    const path = `/admin/api/imports/${id}`;
+    // The write pass runs while its lock is held (the check pass before it counted every row once).
+    const writing = async () =>
+      (
+        await app.db.sql.query(
+          `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND granted`,
+          [ATOMIC_WRITE_LOCK, id],
+        )
+      ).length > 0;
+    try {
+      for (const until = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 10))) {
+        expect(Date.now()).toBeLessThan(until);
+        if (!(await writing())) continue;
+        const now = await app.request<ImportAnswer>(path, { token: owner });
+        expect(now.body.status).toBe('running');
+        // Counted beside the transaction, which has committed nothing yet.
+        if (now.body.rows_done > 0 && now.body.rows_done < 3000) break;
+      }
+      // The import's row is not held by the pass: the cancel is answered at once.
+      const cancelled = await app.request(`${path}/cancel`, { method: 'POST', token: owner });
+      expect(cancelled.status).toBe(200);
+      const done = await importEnded(app, owner, id);
+      expect(done.status).toBe('cancelled');
+      expect(done.items).toMatchObject({ created: 0, updated: 0 });
+      expect(await app.db.prisma.item.count({ where: { handle: { startsWith: 'atomic-pass-' } } })).toBe(0);
+    } finally {
+      // Whatever happened, the later tests' catalogue is left as it was.
+      await app.request(`${path}/cancel`, { method: 'POST', token: owner });
+      await importEnded(app, owner, id);
+      await app.db.prisma.item.deleteMany({ where: { handle: { startsWith: 'atomic-pass-' } } });
     }
-    // The import's row is not held by the pass: the cancel is answered at once.
-    const cancelled = await app.request(`${path}/cancel`, { method: 'POST', token: owner });
-    expect(cancelled.status).toBe(200);
-    const done = await importEnded(app, owner, started.body.id);
-    expect(done.status).toBe('cancelled');
-    expect(done.items).toMatchObject({ created: 0, updated: 0 });
-    expect(await app.db.prisma.item.count({ where: { handle: { startsWith: 'atomic-pass-' } } })).toBe(0);
   });
 });
 

@@ -121,6 +121,10 @@ export function ImportForm({
       <button type="submit" className="button primary" disabled={busy} aria-busy={busy || undefined}>
         {dryRun ? t`Check the file` : t`Import the file`}
       </button>
+      {/* The service reads the whole file before it answers (its rows are counted as they arrive). */}
+      <p className="muted" role="status">
+        {busy ? t`Sending the file; its rows are read as it arrives…` : ''}
+      </p>
     </form>
   );
 }
