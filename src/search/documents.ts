@@ -50,7 +50,28 @@ const asColumns = (document: SearchDocument) =>
 /** Items per chunk of indexItems' overlapped work (a chunk's statements run while the next is made). */
 const PIPELINE_CHUNK = 100;
 
-/** A chunk's documents upserted and its postings replaced: statements one after another. */
+/** The document's columns but its key: an upsert that would change none of them writes nothing. */
+const DOCUMENT_COLUMNS = [
+  'name_text',
+  'name_words',
+  'name_pinyin',
+  'category_text',
+  'category_words',
+  'category_pinyin',
+  'sku_text',
+  'sku_words',
+  'description_text',
+  'description_words',
+  'lookup',
+];
+
+/**
+ * A chunk's documents upserted and its postings brought to what they should be: statements one after
+ * another. Only what changed is written — a document whose text is the same stays as it is, and of an
+ * item's ~100 postings only those whose token came or went, or whose tier or `in_name` moved — so an
+ * edit that changes no word (a price, a stock, a status) moves no posting, and the statement triggers
+ * kept on these tables (the token counts, the forgiving search's words) count only that churn.
+ */
 async function writeChunk(
   sql: IndexerSql,
   documents: SearchDocument[],
@@ -61,29 +82,55 @@ async function writeChunk(
   await sql.$executeRawUnsafe(
     `INSERT INTO item_search_documents
      SELECT * FROM json_populate_recordset(NULL::item_search_documents, $1::json)
-     ON CONFLICT (item_id) DO UPDATE SET
-       name_text = EXCLUDED.name_text, name_words = EXCLUDED.name_words, name_pinyin = EXCLUDED.name_pinyin,
-       category_text = EXCLUDED.category_text, category_words = EXCLUDED.category_words,
-       category_pinyin = EXCLUDED.category_pinyin, sku_text = EXCLUDED.sku_text, sku_words = EXCLUDED.sku_words,
-       description_text = EXCLUDED.description_text, description_words = EXCLUDED.description_words,
-       lookup = EXCLUDED.lookup`,
+     ON CONFLICT (item_id) DO UPDATE SET ${DOCUMENT_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
+     WHERE (${DOCUMENT_COLUMNS.map((c) => `item_search_documents.${c}`).join(', ')})
+           IS DISTINCT FROM (${DOCUMENT_COLUMNS.map((c) => `EXCLUDED.${c}`).join(', ')})`,
     JSON.stringify(documents.map(asColumns)),
   );
-  // The one-word index: the chunk's postings replaced (arrays, one element per posting). An item's
-  // `created_at` and `visible` are the same on each of its ~100 postings: the insert takes them from
-  // the item's row rather than from a copy per posting sent over the wire and parsed again. The
-  // postings have no foreign key (it checked each one): the items' rows are locked here instead, once
-  // each, so an item deleted meanwhile either waits for this transaction (and its trigger then
-  // deletes these postings) or is gone and gets none (migration 20261207000000_postings_item_lock).
-  if (existing.length)
-    await sql.$executeRawUnsafe('DELETE FROM search_postings WHERE item_id = ANY($1::int[])', existing);
+  // The one-word index (arrays, one element per posting). An item's `created_at` and `visible` are
+  // the same on each of its ~100 postings: the insert takes them from the item's row rather than from
+  // a copy per posting sent over the wire and parsed again. The postings have no foreign key (it
+  // checked each one): the items' rows are locked here instead, once each, so an item deleted
+  // meanwhile either waits for this transaction (and its trigger then deletes these postings) or is
+  // gone and gets none (migration 20261207000000_postings_item_lock).
+  const postings = 'unnest($2::int[], $3::text[], $4::smallint[], $5::boolean[]) AS p(item_id, token, tier, in_name)';
+  const items = 'i AS MATERIALIZED (SELECT id, created_at, visible FROM items WHERE id = ANY($1::int[]) FOR KEY SHARE)';
+  const ids = documents.map((d) => d.itemId);
+  if (existing.length === 0) {
+    // New items (an import's): nothing to compare with.
+    await sql.$executeRawUnsafe(
+      `WITH ${items}
+       INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
+       SELECT p.item_id, p.token, p.tier, p.in_name, i.created_at, i.visible FROM ${postings} JOIN i ON i.id = p.item_id`,
+      ids,
+      columns.item,
+      columns.token,
+      columns.tier,
+      columns.inName,
+    );
+    return;
+  }
+  // Items that may have postings: the diff. Tokens they no longer have go; new ones come, and those
+  // whose tier or in_name moved are updated in place (the same statement: ON CONFLICT) — the rest are
+  // not written at all (not even locked).
   await sql.$executeRawUnsafe(
-    `WITH i AS MATERIALIZED (SELECT id, created_at, visible FROM items WHERE id = ANY($1::int[]) FOR KEY SHARE)
+    `DELETE FROM search_postings o
+      WHERE o.item_id = ANY($1::int[])
+        AND NOT EXISTS (SELECT 1 FROM unnest($2::int[], $3::text[]) AS p(item_id, token)
+                         WHERE p.item_id = o.item_id AND p.token = o.token)`,
+    existing,
+    columns.item,
+    columns.token,
+  );
+  await sql.$executeRawUnsafe(
+    `WITH ${items}
      INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
      SELECT p.item_id, p.token, p.tier, p.in_name, i.created_at, i.visible
-       FROM unnest($2::int[], $3::text[], $4::smallint[], $5::boolean[]) AS p(item_id, token, tier, in_name)
-       JOIN i ON i.id = p.item_id`,
-    documents.map((d) => d.itemId),
+       FROM ${postings} JOIN i ON i.id = p.item_id
+       LEFT JOIN search_postings o ON o.item_id = p.item_id AND o.token = p.token
+      WHERE o.item_id IS NULL OR o.tier <> p.tier OR o.in_name <> p.in_name
+     ON CONFLICT (item_id, token) DO UPDATE SET tier = EXCLUDED.tier, in_name = EXCLUDED.in_name`,
+    ids,
     columns.item,
     columns.token,
     columns.tier,
@@ -93,8 +140,8 @@ async function writeChunk(
 
 /**
  * Writes the documents, postings and spec summaries of `ids` (items that no longer exist are skipped).
- * `existing`: those of `ids` that may have postings already (all, unless told), deleted first — an
- * import's new items have none, and deleting nothing still cost a statement and its counts' trigger.
+ * `existing`: those of `ids` that may have postings already (all, unless told), compared with what
+ * they should be — an import's new items have none, and comparing with nothing still costs statements.
  */
 export async function indexItems(
   sql: IndexerSql,

@@ -25,8 +25,8 @@ const ENTRY_IDS = `${idOf('lower(rk)')} AS name_id,
        ${idOf(`length(rk) || ':' || rk || rv`)} AS spelling_id`;
 
 /**
- * Writes the summaries of items `ids` from their SKUs (items that no longer exist are skipped), and
- * the spellings they name. One statement; the spellings are added in id order, so two writes adding
+ * Writes the summaries of items `ids` from their SKUs (items that no longer exist are skipped; one
+ * that would not change is not written), and the spellings they name. One statement; the spellings are added in id order, so two writes adding
  * the same ones wait for each other instead of deadlocking.
  */
 export async function summariseSpecs(sql: IndexerSql, ids: number[]): Promise<void> {
@@ -51,7 +51,9 @@ export async function summariseSpecs(sql: IndexerSql, ids: number[]): Promise<vo
       WHERE i.id = ANY($1::int[])
       GROUP BY i.id
      ON CONFLICT (item_id) DO UPDATE SET names = EXCLUDED.names, "values" = EXCLUDED."values",
-                                         spellings = EXCLUDED.spellings`,
+                                         spellings = EXCLUDED.spellings
+     WHERE (item_spec_summaries.names, item_spec_summaries."values", item_spec_summaries.spellings)
+           IS DISTINCT FROM (EXCLUDED.names, EXCLUDED."values", EXCLUDED.spellings)`,
     ids,
   );
 }

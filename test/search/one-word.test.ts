@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSuite, suiteItems } from '../../bench/relevance-suite.ts';
+import { indexItems } from '../../src/search/documents.ts';
 import { findSuggestions } from '../../src/search/suggestions.ts';
 import { loginAsAdmin } from '../helpers/accounts.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -120,6 +121,65 @@ describe('the one-word index (contract §9.1 for a one-word keyword)', () => {
     expect((await page('daixiong')).total).toBe(0);
     await gql('mutation ($id: Int!) { deleteItem(id: $id) }', { id: a });
     await same();
+  });
+
+  it('when an item is edited, then only its postings that changed are written, and they end as a rewrite would leave them', async () => {
+    const admin = await loginAsAdmin(app);
+    const gql = async (query: string, variables: Record<string, unknown>) => {
+      const res = await app.graphql(query, variables, { token: admin });
+      expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+      return res.body.data;
+    };
+    const { createCategory } = await gql('mutation { createCategory(input: { name: "Echidna den" }) { id } }', {});
+    const { createItem } = await gql('mutation ($input: CreateItemInput!) { createItem(input: $input) { id } }', {
+      input: {
+        name: 'Echidna 针鼹 lamp',
+        description: 'A spiny desk lamp',
+        categoryId: createCategory.id,
+        price: '5.00',
+        stock: 1,
+        skus: [{ skuCode: 'ECH-1', specs: { colour: 'Red' }, price: '5.00', stock: 1 }],
+        images: [],
+      },
+    });
+    const id = createItem.id as number;
+    // Each posting's physical row: a rewritten posting (deleted and inserted, or updated) moves.
+    const postings = async () =>
+      new Map(
+        (
+          await app.db.sql.query<{ token: string; tier: number; in_name: boolean; ctid: string }>(
+            'SELECT token, tier, in_name, ctid::text FROM search_postings WHERE item_id = $1',
+            [id],
+          )
+        ).map((r) => [r.token, r]),
+      );
+    const before = await postings();
+    expect(before.size).toBeGreaterThan(50);
+    await gql('mutation ($id: Int!) { updateItem(id: $id, input: { price: "7.50", stock: 3 }) { id } }', { id });
+    await gql('mutation ($id: Int!) { updateItem(id: $id, input: { description: "A spiny desk lamp" }) { id } }', {
+      id,
+    });
+    expect(await postings(), 'a price, a stock and an unchanged description move no posting').toEqual(before);
+
+    await gql('mutation ($id: Int!) { updateItem(id: $id, input: { name: "Echidna 针鼹 torch" }) { id } }', { id });
+    const after = await postings();
+    const moved = [...after.values()].filter((r) => before.get(r.token)?.ctid !== r.ctid).map((r) => r.token);
+    expect(moved).toContain('torch');
+    // `lamp` is left in the description only: its tier moved, and its row with it.
+    expect(after.get('lamp')!.tier).toBeGreaterThan(before.get('lamp')!.tier);
+    expect(moved).toContain('lamp');
+    // `echidna` is still a word of the name, at the same tier: untouched.
+    expect(after.get('echidna')).toEqual(before.get('echidna'));
+    expect(moved.length).toBeLessThan(after.size / 2);
+
+    // What a rewrite from nothing gives is what the edits left.
+    const kept = [...after.values()].map(({ ctid: _, ...r }) => r).sort((x, y) => x.token.localeCompare(y.token));
+    await app.db.sql.query('DELETE FROM search_postings WHERE item_id = $1', [id]);
+    await indexItems(app.db.prisma, [id]);
+    const rebuilt = [...(await postings()).values()]
+      .map(({ ctid: _, ...r }) => r)
+      .sort((x, y) => x.token.localeCompare(y.token));
+    expect(kept).toEqual(rebuilt);
   });
 
   it('when an item has lost its postings, then the one-word answer misses it and the general one does not (the index is what answers)', async () => {
