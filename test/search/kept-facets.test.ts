@@ -1,0 +1,262 @@
+/**
+ * Kept facet counts (prisma/migrations/20261210000000_kept_facet_counts; src/search/facets.ts): a
+ * kept token's facets are read from counts the catalogue's writes keep. Every count must stay exact
+ * (contract §9.2), so on the relevance suite's 360 items, with every token kept (threshold 1), after
+ * each kind of write the kept tables are recounted from scratch — from the postings, items and spec
+ * summaries themselves, not from what the triggers keep — and must be equal; and the facets a kept
+ * token answers with must be those counted from its matches (the same request with `min_price=0`,
+ * which takes the counting path) and pass §9.2's test of every count.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSuite, suiteItems } from '../../bench/relevance-suite.ts';
+import { reindexAll } from '../../src/search/documents.ts';
+import { loginAsAdmin } from '../helpers/accounts.ts';
+import { expectCountsAreTotals, listItems } from '../helpers/facet-counts.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { csv, runImport } from '../transfer/import-helpers.ts';
+
+let app: TestApp;
+let admin: string;
+
+beforeAll(async () => {
+  app = await startTestApp({ LOGIN_IP_PER_MINUTE: '1000' });
+  await loadSuite(app.db.prisma, suiteItems());
+  await app.db.sql.query('SELECT search_facets_keep(1)');
+  admin = await loginAsAdmin(app);
+}, 120_000);
+afterAll(() => app.close());
+
+const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+  const res = await app.graphql(query, variables, { token: admin });
+  expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+  return res.body.data;
+};
+
+/** Rows of `a` not in `b` and of `b` not in `a` (SQL queries of the same columns): none when equal. */
+async function difference(a: string, b: string): Promise<unknown[]> {
+  return app.db.sql.query(`(${a} EXCEPT ALL ${b}) UNION ALL (${b} EXCEPT ALL ${a}) LIMIT 5`);
+}
+
+/** The truth: each visible posting of a kept token, with its item's category, price and spec set. */
+const TRUTH = `SELECT p.token, i.category_id, (i.price * 100)::bigint AS cents, COALESCE(spec_set_of(ss.spellings), 0) AS spec_set
+                 FROM search_postings p JOIN items i ON i.id = p.item_id
+                 LEFT JOIN item_spec_summaries ss ON ss.item_id = i.id
+                WHERE p.visible AND p.token IN (SELECT token FROM search_facet_tokens)`;
+
+/** Every kept table recounted from scratch, compared with what is kept. */
+async function expectKeptCountsExact(when: string) {
+  expect(
+    await difference(
+      'SELECT item_id, category_id, cents, spec_set FROM search_facet_items',
+      `SELECT i.id, i.category_id, (i.price * 100)::bigint, COALESCE(spec_set_of(ss.spellings), 0)
+         FROM items i LEFT JOIN item_spec_summaries ss ON ss.item_id = i.id`,
+    ),
+    `${when}: what each item is counted under`,
+  ).toEqual([]);
+  expect(
+    await difference('SELECT item_id FROM items_out_of_stock', 'SELECT id FROM items WHERE stock <= 0'),
+    `${when}: the items out of stock`,
+  ).toEqual([]);
+  expect(
+    await difference(
+      'SELECT token, category_id, spec_set, items FROM search_facet_counts WHERE items <> 0',
+      `SELECT token, category_id, spec_set, count(*)::int FROM (${TRUTH}) t GROUP BY 1, 2, 3`,
+    ),
+    `${when}: the counts per category and spec set`,
+  ).toEqual([]);
+  expect(
+    await difference(
+      'SELECT token, scale, cell, items FROM search_price_counts WHERE items <> 0',
+      `SELECT token, sc.scale, t.cents / sc.unit, count(*)::int
+         FROM (${TRUTH}) t CROSS JOIN (VALUES (0::smallint, 1::bigint), (2, 100), (4, 10000), (6, 1000000)) sc(scale, unit)
+        GROUP BY 1, 2, 3`,
+    ),
+    `${when}: the counts per price cell`,
+  ).toEqual([]);
+  // Threshold 1: every token some visible item has is kept.
+  expect(
+    await difference(
+      'SELECT DISTINCT token FROM search_postings WHERE visible EXCEPT SELECT token FROM search_facet_tokens',
+      'SELECT NULL::text WHERE false',
+    ),
+    `${when}: every token kept`,
+  ).toEqual([]);
+  expect(
+    await app.db.sql.query(
+      `SELECT f.spec_set FROM search_facet_items f LEFT JOIN spec_sets s ON s.id = f.spec_set WHERE s.id IS NULL LIMIT 1`,
+    ),
+    `${when}: every set recorded`,
+  ).toEqual([]);
+}
+
+/** Facets of `keyword` alone (the kept counts) equal those counted from its matches. */
+async function expectKeptFacetsCounted(keywords: string[]) {
+  for (const keyword of keywords) {
+    // Limits not asked for before: no answer from the catalogue cache.
+    const limit = 1 + Math.floor(Math.random() * 90);
+    const kept = await listItems(app, { keyword, facets: true, limit });
+    const counted = await listItems(app, { keyword, facets: true, limit, min_price: 0 });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.facets, keyword).toEqual(counted.body.facets);
+  }
+}
+
+const KEYWORDS = ['a', 's', 'mug', 'lamp', 'wombat', '袋熊', 'daixiong', 'r', 'red'];
+
+async function createItem(name: string, categoryId: number, price: string, colour: string, stock = 3) {
+  const { createItem } = await gql(
+    'mutation ($input: CreateItemInput!) { createItem(input: $input) { id skus { id } } }',
+    {
+      input: {
+        name,
+        categoryId,
+        price,
+        stock,
+        skus: [{ skuCode: `${name}-1`.replaceAll(' ', '-'), specs: { colour, size: 'M' }, price, stock }],
+        images: [],
+      },
+    },
+  );
+  return { id: createItem.id as number, sku: createItem.skus[0].id as number };
+}
+
+const update = (id: number, input: Record<string, unknown>) =>
+  gql('mutation ($id: Int!, $input: UpdateItemInput!) { updateItem(id: $id, input: $input) { id } }', { id, input });
+
+describe('kept facet counts (contract §9.2, every count exact)', () => {
+  it('when nothing has been written, then the kept counts are the recount and the answers are the counted ones', async () => {
+    await expectKeptCountsExact('loaded');
+    await expectKeptFacetsCounted(KEYWORDS);
+    await expectCountsAreTotals(app, { keyword: 'a' });
+  });
+
+  it('when every kind of catalogue write happens, then after each the kept counts equal a recount from scratch', async () => {
+    const { createCategory: den } = await gql('mutation { createCategory(input: { name: "Wombat den" }) { id } }');
+    const { createCategory: burrow } = await gql(
+      'mutation ($parent: Int!) { createCategory(input: { name: "Numbat burrow", parentId: $parent }) { id } }',
+      { parent: den.id },
+    );
+    const mug = await createItem('Wombat mug', burrow.id, '12.34', 'Red');
+    const lamp = await createItem('Wombat 袋熊 lamp', den.id, '99.99', 'Blue');
+    await expectKeptCountsExact('created');
+    await expectKeptFacetsCounted(['wombat', 'daixiong', 'mug', 'lamp']);
+
+    await update(mug.id, { name: 'Wombat red cup' });
+    await expectKeptCountsExact('renamed');
+    await update(mug.id, { categoryId: den.id });
+    await expectKeptCountsExact('moved to another category');
+    await update(mug.id, { price: '1234.50' });
+    await expectKeptCountsExact('repriced');
+    await update(lamp.id, {
+      skus: [
+        { skuCode: 'lamp-1', specs: { colour: 'Green', size: 'L' }, price: '99.99', stock: 2 },
+        { skuCode: 'lamp-2', specs: { colour: 'Green', size: 'XL' }, price: '99.99', stock: 2 },
+      ],
+    });
+    await expectKeptCountsExact('specs changed');
+    await expectKeptFacetsCounted(['wombat', 'cup', 'lamp']);
+
+    await update(lamp.id, { status: 'draft' });
+    await expectKeptCountsExact('made a draft');
+    await update(lamp.id, { status: 'active' });
+    await expectKeptCountsExact('published');
+    // A schedule: hidden until a moment just ahead, then shown by the flip (no write of the item).
+    await update(mug.id, { publishAt: new Date(Date.now() + 1500).toISOString() });
+    await expectKeptCountsExact('scheduled');
+    expect((await listItems(app, { keyword: 'cup', facets: true })).body.total).toBe(0);
+    await new Promise((r) => setTimeout(r, 1600));
+    await app.db.sql.query('SELECT * FROM item_visibility_flip()');
+    await expectKeptCountsExact('shown by its schedule');
+    await expectKeptFacetsCounted(['wombat', 'cup']);
+
+    // Stock: an adjustment to zero and back moves the item out of stock and in again.
+    const adjust = (delta: number, key: string) =>
+      gql(
+        'mutation ($a: [StockAdjustmentInput!]!, $k: String!) { adjustStock(adjustments: $a, idempotencyKey: $k) { id } }',
+        { a: [{ skuId: mug.sku, delta }], k: key },
+      );
+    await adjust(-3, 'kept-facets-1');
+    await expectKeptCountsExact('sold out');
+    await expectKeptFacetsCounted(['wombat', 'cup']);
+    await adjust(5, 'kept-facets-2');
+    await expectKeptCountsExact('restocked');
+
+    await gql('mutation ($id: Int!) { updateCategory(id: $id, input: { name: "Quokka den" }) { id } }', { id: den.id });
+    await expectKeptCountsExact('category renamed');
+    await gql(
+      'mutation ($id: Int!) { updateCategory(id: $id, input: { name: "Numbat burrow", parentId: null }) { id } }',
+      {
+        id: burrow.id,
+      },
+    );
+    await expectKeptCountsExact('category moved');
+    await gql('mutation ($id: Int!) { deleteCategory(id: $id) }', { id: burrow.id });
+    await expectKeptCountsExact('category deleted');
+    await expectKeptFacetsCounted(['quokka', 'wombat']);
+
+    const header = [
+      'handle',
+      'name',
+      'category',
+      'price',
+      'stock',
+      'images',
+      'sku_code',
+      'sku_price',
+      'sku_stock',
+      'spec:colour',
+    ];
+    const first = await runImport(
+      app,
+      admin,
+      csv([
+        header,
+        ['kept-1', 'Quokka plush', 'Quokka den', '5', 1, '', 'KQ-1', '', 1, 'Red'],
+        ['kept-2', 'Quokka 袋熊 pillow', 'Outback', '7.5', 0, '', 'KQ-2', '', 0, 'Blue'],
+      ]),
+    );
+    expect(first.items.created).toBe(2);
+    await expectKeptCountsExact('imported');
+    const second = await runImport(
+      app,
+      admin,
+      csv([
+        header,
+        ['kept-1', 'Quokka plush toy', 'Outback', '6', 2, '', 'KQ-1', '', 2, 'Green'],
+        ['kept-2', 'Quokka 袋熊 pillow', 'Outback', '7.5', 0, '', 'KQ-2', '', 0, 'Blue'],
+      ]),
+    );
+    expect(second.items.updated).toBe(1);
+    await expectKeptCountsExact('imported again, changed');
+    await expectKeptFacetsCounted(['quokka', 'daixiong', 'plush']);
+
+    await gql('mutation ($id: Int!) { deleteItem(id: $id) }', { id: lamp.id });
+    await expectKeptCountsExact('deleted');
+    await expectKeptFacetsCounted(['wombat', 'lamp', 'daixiong']);
+    await expectCountsAreTotals(app, { keyword: 'quokka' });
+  });
+
+  it('when the postings are truncated and rebuilt, then the counts follow (empty, then the recount)', async () => {
+    await app.db.sql.query('TRUNCATE search_postings');
+    expect(await app.db.sql.query('SELECT 1 FROM search_facet_counts WHERE items <> 0 LIMIT 1')).toEqual([]);
+    expect(await app.db.sql.query('SELECT 1 FROM search_price_counts WHERE items <> 0 LIMIT 1')).toEqual([]);
+    await reindexAll(app.db.prisma);
+    await expectKeptCountsExact('rebuilt');
+    await expectKeptFacetsCounted(KEYWORDS);
+  });
+
+  it('when a token is not kept, then its facets are counted from its matches, and it is kept once it reaches the threshold', async () => {
+    await app.db.sql.query('UPDATE search_facet_settings SET min_items = 2');
+    const { createCategory } = await gql('mutation { createCategory(input: { name: "Bilby hall" }) { id } }');
+    await createItem('Bilbyx one', createCategory.id, '3.00', 'Red');
+    expect(await app.db.sql.query(`SELECT 1 FROM search_facet_tokens WHERE token = 'bilbyx'`)).toEqual([]);
+    await expectCountsAreTotals(app, { keyword: 'bilbyx' });
+    await createItem('Bilbyx two', createCategory.id, '4.00', 'Blue');
+    expect(await app.db.sql.query(`SELECT token FROM search_facet_tokens WHERE token = 'bilbyx'`)).toEqual([
+      { token: 'bilbyx' },
+    ]);
+    await expectKeptFacetsCounted(['bilbyx']);
+    await expectCountsAreTotals(app, { keyword: 'bilbyx' });
+    await app.db.sql.query('UPDATE search_facet_settings SET min_items = 1');
+  });
+});
