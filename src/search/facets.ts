@@ -153,11 +153,18 @@ const width = (p: (value: unknown) => string) =>
  * are not kept. Every facet counts every match (no filter but the keyword's), from the token's rows:
  * per category and spec set, per price cell, and its matches among the items out of stock.
  *
- * Price: a bucket of width w (in cents a multiple of 10^k, k the largest of 0, 2, 4, 6 that divides
- * it) starts at a multiple of w, so each cell of scale k lies in one bucket: the buckets are sums of
- * that scale's cells (at most 6 × 50 + 1 of them); the bounds are the first and last cell of scale 0.
+ * Price: a bucket of width w (in cents a multiple of 10^k, k the largest of 2, 4, 6 that divides it)
+ * starts at a multiple of w, so each cell of scale k lies in one bucket: the buckets are sums of that
+ * scale's cells (at most 6 × 50 + 1 of them). A width under a whole unit (every match's price within
+ * 6 units) has no cells to sum: null, and the facets are counted from the matches.
  */
-async function keptFacets(sql: SqlReader, token: string): Promise<Facets | null> {
+/**
+ * Item `i` is a visible match of the token ($1): its posting looked up by key (a subquery the planner
+ * keeps per item, where an EXISTS would become a join with every posting of the token).
+ */
+const MATCHED_ITEM = '(SELECT sp.visible FROM search_postings sp WHERE sp.item_id = i.id AND sp.token = $1)';
+
+export async function keptFacets(sql: SqlReader, token: string): Promise<Facets | null> {
   const params: unknown[] = [token];
   const p = (value: unknown) => {
     params.push(value);
@@ -167,26 +174,41 @@ async function keptFacets(sql: SqlReader, token: string): Promise<Facets | null>
     `fc AS MATERIALIZED (SELECT category_id, spec_set, items FROM search_facet_counts WHERE token = $1 AND items <> 0)`,
     CLOSURE,
     `cat_counts AS (SELECT cl.anc, sum(fc.items)::int AS count FROM fc JOIN closure cl ON cl.des = fc.category_id GROUP BY cl.anc)`,
-    `bounds AS (SELECT round((SELECT cell FROM search_price_counts WHERE token = $1 AND scale = 0 AND items <> 0
-                               ORDER BY cell LIMIT 1) / 100.0, 2) AS lo,
-                       round((SELECT cell FROM search_price_counts WHERE token = $1 AND scale = 0 AND items <> 0
-                               ORDER BY cell DESC LIMIT 1) / 100.0, 2) AS hi)`,
+    // The bounds: the cheapest and dearest match, in the token's first and last cell of a whole unit,
+    // by the items' price index (a walk of that unit's items until the first match).
+    `cells AS (SELECT (SELECT cell FROM search_price_counts WHERE token = $1 AND scale = 2 AND items <> 0
+                        ORDER BY cell LIMIT 1) AS lo, (SELECT cell FROM search_price_counts
+                        WHERE token = $1 AND scale = 2 AND items <> 0 ORDER BY cell DESC LIMIT 1) AS hi)`,
+    `bounds AS (SELECT (SELECT i.price FROM items i WHERE i.price >= cells.lo AND i.price < cells.lo + 1 AND ${MATCHED_ITEM}
+                         ORDER BY i.price LIMIT 1) AS lo,
+                       (SELECT i.price FROM items i WHERE i.price >= cells.hi AND i.price < cells.hi + 1 AND ${MATCHED_ITEM}
+                         ORDER BY i.price DESC LIMIT 1) AS hi
+                  FROM cells)`,
     width(p),
+    // The scale of the cells summed: the largest whose cell (10^k cents) divides the width.
     `unit AS (SELECT k, (10 ^ k)::bigint AS unit
-                FROM width, LATERAL (SELECT max(k) AS k FROM unnest('{0,2,4,6}'::int[]) k WHERE mod(w * 100, (10 ^ k)::numeric) = 0) x)`,
+                FROM width, LATERAL (SELECT max(k) AS k FROM unnest('{2,4,6}'::int[]) k WHERE mod(w * 100, (10 ^ k)::numeric) = 0) x)`,
     `buckets AS (SELECT LEAST(floor((c.cell * u.unit / 100.0 - w.start) / w.w), w.n - 1)::int AS b, sum(c.items)::int AS count
                    FROM search_price_counts c, unit u, width w
                   WHERE c.token = $1 AND c.scale = u.k AND c.items <> 0 GROUP BY 1)`,
     `sig AS (SELECT s.spellings, s.names, s."values" AS vals, sum(fc.items)::int AS items
                FROM fc JOIN spec_sets s ON s.id = fc.spec_set GROUP BY s.id)`,
     ...spellingCtes(),
-    `in_stock AS (SELECT COALESCE((SELECT sum(items) FROM fc), 0)::int
-                         - (SELECT count(*) FROM items_out_of_stock o
-                              JOIN search_postings sp ON sp.item_id = o.item_id AND sp.token = $1 AND sp.visible)::int AS count)`,
+    `total AS (SELECT COALESCE(sum(items), 0)::int AS n FROM fc)`,
+    // The matches out of stock: each item out of stock probed for the token's posting while they are
+    // few against the matches (at most a quarter as many), else the token's postings joined with them.
+    `in_stock AS (SELECT total.n - CASE
+                    WHEN (SELECT count(*) FROM (SELECT FROM items_out_of_stock LIMIT total.n / 4 + 1) x) <= total.n / 4
+                    THEN (SELECT count(*) FROM items_out_of_stock o,
+                                 LATERAL (SELECT FROM search_postings sp WHERE sp.item_id = o.item_id AND sp.token = $1 AND sp.visible LIMIT 1) x)
+                    ELSE (SELECT count(*) FROM search_postings sp JOIN items_out_of_stock o ON o.item_id = sp.item_id
+                           WHERE sp.token = $1 AND sp.visible) END::int AS count
+                    FROM total)`,
   ];
   const [row] = await sql.query<{ facets: string | null }>(
     `WITH RECURSIVE ${ctes.join(', ')}
-     SELECT CASE WHEN EXISTS (SELECT 1 FROM search_facet_tokens WHERE token = $1) THEN ${FACETS_JSON} END AS facets`,
+     SELECT CASE WHEN EXISTS (SELECT 1 FROM search_facet_tokens WHERE token = $1)
+                  AND COALESCE((SELECT w >= 1 FROM width), true) THEN ${FACETS_JSON} END AS facets`,
     params,
   );
   return row?.facets ? (JSON.parse(row.facets) as Facets) : null;

@@ -4,9 +4,11 @@
 -- request reads a few hundred rows instead of visiting every match (src/search/facets.ts):
 --
 -- * search_facet_counts: token → the item's category and spec set → visible items;
--- * search_price_counts: token → price cell (cents ÷ 10^scale, scales 0, 2, 4, 6) → visible items: a
---   price bucket is a sum of whole cells of one scale (≤ ~300 rows), the exact min and max are the
---   token's first and last cell of scale 0;
+-- * search_price_counts: token → price cell (cents ÷ 10^scale, scales 2, 4, 6: a whole unit, 100 and
+--   10,000 units) → visible items: a price bucket of a width of whole units is a sum of whole cells
+--   of one scale (≤ ~300 rows); the exact min and max are found in the token's first and last cell of
+--   scale 2, walking the items' price index there (a bucket narrower than a unit — a token whose
+--   matches' prices all lie within 6 units — is counted from the matches instead);
 -- * in stock: the kept total less the token's visible matches among items_out_of_stock (so a stock
 --   adjustment moves no count and takes no lock, §12.3).
 --
@@ -103,7 +105,7 @@ RETURNS void LANGUAGE sql AS $$
   INSERT INTO "search_price_counts" AS c (token, scale, cell, items)
   SELECT t, sc.scale, p / sc.unit, sum(k)::int
     FROM unnest(tokens, cents, n) AS d(t, p, k)
-   CROSS JOIN (VALUES (0::smallint, 1::bigint), (2, 100), (4, 10000), (6, 1000000)) AS sc(scale, unit)
+   CROSS JOIN (VALUES (2::smallint, 100::bigint), (4, 10000), (6, 1000000)) AS sc(scale, unit)
    GROUP BY t, sc.scale, p / sc.unit HAVING sum(k) <> 0 ORDER BY 1, 2, 3
   ON CONFLICT (token, scale, cell) DO UPDATE SET items = c.items + EXCLUDED.items;
 $$;
@@ -132,7 +134,7 @@ BEGIN
   SELECT p.token, sc.scale, f.cents / sc.unit, count(*)::int
     FROM unnest(fresh) t JOIN "search_postings" p ON p.token = t
     JOIN "search_facet_items" f ON f.item_id = p.item_id
-   CROSS JOIN (VALUES (0::smallint, 1::bigint), (2, 100), (4, 10000), (6, 1000000)) AS sc(scale, unit)
+   CROSS JOIN (VALUES (2::smallint, 100::bigint), (4, 10000), (6, 1000000)) AS sc(scale, unit)
    WHERE p.visible GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
 END
 $$;
