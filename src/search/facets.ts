@@ -164,6 +164,9 @@ const width = (p: (value: unknown) => string) =>
  */
 const MATCHED_ITEM = '(SELECT sp.visible FROM search_postings sp WHERE sp.item_id = i.id AND sp.token = $1)';
 
+/** A token whose facets may be kept: not one or two Latin letters (`search_facets_keepable`). */
+const KEEPABLE = /^(?![a-z0-9]{1,2}$)/;
+
 export async function keptFacets(sql: SqlReader, token: string): Promise<Facets | null> {
   const params: unknown[] = [token];
   const p = (value: unknown) => {
@@ -221,7 +224,14 @@ export async function findFacets(sql: SqlReader, filter: ItemFilter): Promise<Fa
   const query = compileItemQuery(token === undefined ? filter : { ...filter, search: undefined });
   const { p } = query;
   // The keyword alone: every facet counts every match, which a common token's kept counts hold.
-  if (token !== undefined && !query.category && !query.price && !query.stock && query.specs.length === 0) {
+  if (
+    token !== undefined &&
+    KEEPABLE.test(token) &&
+    !query.category &&
+    !query.price &&
+    !query.stock &&
+    query.specs.length === 0
+  ) {
     const kept = await keptFacets(sql, token);
     if (kept) return kept;
   }

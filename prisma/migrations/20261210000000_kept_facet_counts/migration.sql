@@ -110,6 +110,14 @@ RETURNS void LANGUAGE sql AS $$
   ON CONFLICT (token, scale, cell) DO UPDATE SET items = c.items + EXCLUDED.items;
 $$;
 
+-- Which tokens may be kept: Chinese ones, and Latin ones of 3 characters or more. A one- or two-letter
+-- keyword (`t`, `tr`: a word being typed, a suggestion's business) is the start of every other word:
+-- its postings are nearly half of all, and keeping them would double what every item write counts.
+-- Their facets are counted from the matches.
+CREATE FUNCTION "search_facets_keepable"(token TEXT) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+  SELECT length(token) >= 3 OR token !~ '^[a-z0-9]+$'
+$$;
+
 -- Keeps `tokens` (those not kept yet): their counts from their visible postings, as they are now.
 CREATE FUNCTION "search_facets_keep_tokens"(tokens TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -145,7 +153,8 @@ BEGIN
   PERFORM "search_index_lock"();
   INSERT INTO "search_facet_settings" (id, min_items) VALUES (1, min_items)
   ON CONFLICT (id) DO UPDATE SET min_items = EXCLUDED.min_items;
-  PERFORM "search_facets_keep_tokens"(array_agg(token)) FROM "search_token_counts" WHERE items >= min_items
+  PERFORM "search_facets_keep_tokens"(array_agg(token)) FROM "search_token_counts"
+    WHERE items >= min_items AND "search_facets_keepable"(token)
   HAVING count(*) > 0;
 END
 $$;
@@ -162,23 +171,27 @@ BEGIN
     DELETE FROM "search_price_counts";
     RETURN NULL;
   END IF;
+  -- Each posting counted in (+1) or out (-1); an update's old and new rows net per posting, so a
+  -- tier's change counts nothing and a visibility flip counts the posting once.
   changed := CASE TG_OP
     WHEN 'INSERT' THEN 'SELECT token, item_id, 1 AS n FROM new_rows WHERE visible'
     WHEN 'DELETE' THEN 'SELECT token, item_id, -1 AS n FROM old_rows WHERE visible'
-    ELSE 'SELECT token, item_id, -1 AS n FROM old_rows WHERE visible
-          UNION ALL SELECT token, item_id, 1 FROM new_rows WHERE visible' END;
+    ELSE 'SELECT token, item_id, sum(n)::int AS n
+            FROM (SELECT token, item_id, -1 AS n FROM old_rows WHERE visible
+                  UNION ALL SELECT token, item_id, 1 FROM new_rows WHERE visible) u
+           GROUP BY token, item_id HAVING sum(n) <> 0' END;
   EXECUTE format(
     'SELECT "search_facets_add"(array_agg(d.token), array_agg(f.category_id), array_agg(f.spec_set), array_agg(f.cents), array_agg(d.n))
-       FROM (SELECT x.token, x.item_id, sum(x.n)::int AS n FROM (%s) x
-              WHERE EXISTS (SELECT 1 FROM "search_facet_tokens" t WHERE t.token = x.token)
-              GROUP BY x.token, x.item_id HAVING sum(x.n) <> 0) d
+       FROM (%s) d
        JOIN "search_facet_items" f ON f.item_id = d.item_id
+      WHERE EXISTS (SELECT 1 FROM "search_facet_tokens" t WHERE t.token = d.token)
      HAVING count(*) > 0', changed);
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     PERFORM "search_facets_keep_tokens"(array_agg(c.token))
        FROM (SELECT DISTINCT token FROM new_rows WHERE visible) n
        JOIN "search_token_counts" c ON c.token = n.token
       WHERE c.items >= COALESCE((SELECT min_items FROM "search_facet_settings" WHERE id = 1), 2147483647)
+        AND "search_facets_keepable"(n.token)
         AND NOT EXISTS (SELECT 1 FROM "search_facet_tokens" t WHERE t.token = n.token)
      HAVING count(*) > 0;
   END IF;
