@@ -179,7 +179,7 @@ export async function keptFacets(sql: SqlReader, token: string): Promise<Facets 
     `cat_counts AS (SELECT cl.anc, sum(fc.items)::int AS count FROM fc JOIN closure cl ON cl.des = fc.category_id GROUP BY cl.anc)`,
     // The bounds: the cheapest and dearest match, in the token's first and last cell of a whole unit,
     // by the items' price index (a walk of that unit's items until the first match).
-    `cells AS (SELECT (SELECT cell FROM search_price_counts WHERE token = $1 AND scale = 2 AND items <> 0
+    `cells AS MATERIALIZED (SELECT (SELECT cell FROM search_price_counts WHERE token = $1 AND scale = 2 AND items <> 0
                         ORDER BY cell LIMIT 1) AS lo, (SELECT cell FROM search_price_counts
                         WHERE token = $1 AND scale = 2 AND items <> 0 ORDER BY cell DESC LIMIT 1) AS hi)`,
     `bounds AS (SELECT (SELECT i.price FROM items i WHERE i.price >= cells.lo AND i.price < cells.lo + 1 AND ${MATCHED_ITEM}

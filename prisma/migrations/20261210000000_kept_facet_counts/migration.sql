@@ -222,7 +222,9 @@ BEGIN
            SELECT n.item_id, n.category_id, n.spec_set, n.cents, 1
              FROM old_rows o JOIN new_rows n ON n.item_id = o.item_id
             WHERE (o.category_id, o.spec_set, o.cents) <> (n.category_id, n.spec_set, n.cents)) x
-     JOIN "search_postings" p ON p.item_id = x.item_id AND p.visible
+     -- Each moved item's postings by its key (OFFSET 0: kept a per-item look-up, never a scan of
+     -- every posting, whatever the statistics say of a catalogue still filling).
+     CROSS JOIN LATERAL (SELECT p.token FROM "search_postings" p WHERE p.item_id = x.item_id AND p.visible OFFSET 0) p
     WHERE EXISTS (SELECT 1 FROM "search_facet_tokens" t WHERE t.token = p.token)
    HAVING count(*) > 0;
   RETURN NULL;
