@@ -151,7 +151,9 @@ const width = (p: (value: unknown) => string) =>
 /**
  * A kept token's facets (prisma/migrations/20261210000000_kept_facet_counts), or null when its counts
  * are not kept. Every facet counts every match (no filter but the keyword's), from the token's rows:
- * per category and spec set, per price cell, and its matches among the items out of stock.
+ * per category and spec set, per price cell, and its matches among the items out of stock. Each count
+ * is the kept one plus the token's pending deltas not folded yet (search/facet-fold.ts), read in the
+ * same statement: a fold deletes the rows it adds in one transaction, so the sum is exact in any snapshot.
  *
  * Price: a bucket of width w (in cents a multiple of 10^k, k the largest of 2, 4, 6 that divides it)
  * starts at a multiple of w, so each cell of scale k lies in one bucket: the buckets are sums of that
@@ -164,6 +166,10 @@ const width = (p: (value: unknown) => string) =>
  */
 const MATCHED_ITEM = '(SELECT sp.visible FROM search_postings sp WHERE sp.item_id = i.id AND sp.token = $1)';
 
+/** A whole-unit cell the pending deltas bring (or leave) matches in: with its kept count, not 0. */
+const PENDING_CELL_HELD = `p.items + COALESCE((SELECT c.items FROM search_price_counts c
+                                                  WHERE c.token = $1 AND c.scale = 2 AND c.cell = p.cell), 0) <> 0`;
+
 /** A token whose facets may be kept: not one or two Latin letters (`search_facets_keepable`). */
 const KEEPABLE = /^(?![a-z0-9]{1,2}$)/;
 
@@ -174,14 +180,25 @@ export async function keptFacets(sql: SqlReader, token: string): Promise<Facets 
     return `$${params.length}`;
   };
   const ctes = [
-    `fc AS MATERIALIZED (SELECT category_id, spec_set, items FROM search_facet_counts WHERE token = $1 AND items <> 0)`,
+    `pending AS MATERIALIZED (SELECT category_id, spec_set, cents, items FROM search_facet_pending WHERE token = $1)`,
+    `fc AS MATERIALIZED (SELECT category_id, spec_set, sum(items)::int AS items
+                           FROM (SELECT category_id, spec_set, items FROM search_facet_counts WHERE token = $1 AND items <> 0
+                                 UNION ALL SELECT category_id, spec_set, items FROM pending) x
+                          GROUP BY 1, 2 HAVING sum(items) <> 0)`,
+    // The pending deltas per whole-unit cell (mostly none: the fold keeps up).
+    `pcells AS MATERIALIZED (SELECT cents / 100 AS cell, sum(items)::int AS items FROM pending GROUP BY 1)`,
     CLOSURE,
     `cat_counts AS (SELECT cl.anc, sum(fc.items)::int AS count FROM fc JOIN closure cl ON cl.des = fc.category_id GROUP BY cl.anc)`,
     // The bounds: the cheapest and dearest match, in the token's first and last cell of a whole unit,
     // by the items' price index (a walk of that unit's items until the first match).
-    `cells AS MATERIALIZED (SELECT (SELECT cell FROM search_price_counts WHERE token = $1 AND scale = 2 AND items <> 0
-                        ORDER BY cell LIMIT 1) AS lo, (SELECT cell FROM search_price_counts
-                        WHERE token = $1 AND scale = 2 AND items <> 0 ORDER BY cell DESC LIMIT 1) AS hi)`,
+    // A cell holds a match when its kept count plus its pending deltas is not 0: the first and last
+    // such kept cell, walked in order, or a cell only the pending deltas hold.
+    `cells AS MATERIALIZED (SELECT LEAST((SELECT c.cell FROM search_price_counts c WHERE c.token = $1 AND c.scale = 2
+                                           AND c.items + COALESCE((SELECT p.items FROM pcells p WHERE p.cell = c.cell), 0) <> 0
+                                         ORDER BY c.cell LIMIT 1), (SELECT min(p.cell) FROM pcells p WHERE ${PENDING_CELL_HELD})) AS lo,
+                                   GREATEST((SELECT c.cell FROM search_price_counts c WHERE c.token = $1 AND c.scale = 2
+                                           AND c.items + COALESCE((SELECT p.items FROM pcells p WHERE p.cell = c.cell), 0) <> 0
+                                         ORDER BY c.cell DESC LIMIT 1), (SELECT max(p.cell) FROM pcells p WHERE ${PENDING_CELL_HELD})) AS hi)`,
     `bounds AS (SELECT (SELECT i.price FROM items i WHERE i.price >= cells.lo AND i.price < cells.lo + 1 AND ${MATCHED_ITEM}
                          ORDER BY i.price LIMIT 1) AS lo,
                        (SELECT i.price FROM items i WHERE i.price >= cells.hi AND i.price < cells.hi + 1 AND ${MATCHED_ITEM}
@@ -192,8 +209,9 @@ export async function keptFacets(sql: SqlReader, token: string): Promise<Facets 
     `unit AS (SELECT k, (10 ^ k)::bigint AS unit
                 FROM width, LATERAL (SELECT max(k) AS k FROM unnest('{2,4,6}'::int[]) k WHERE mod(w * 100, (10 ^ k)::numeric) = 0) x)`,
     `buckets AS (SELECT LEAST(floor((c.cell * u.unit / 100.0 - w.start) / w.w), w.n - 1)::int AS b, sum(c.items)::int AS count
-                   FROM search_price_counts c, unit u, width w
-                  WHERE c.token = $1 AND c.scale = u.k AND c.items <> 0 GROUP BY 1)`,
+                   FROM (SELECT c.cell, c.items FROM search_price_counts c, unit u WHERE c.token = $1 AND c.scale = u.k AND c.items <> 0
+                         UNION ALL SELECT p.cents / u.unit, p.items FROM pending p, unit u) c, unit u, width w
+                  GROUP BY 1 HAVING sum(c.items) <> 0)`,
     `sig AS (SELECT s.spellings, s.names, s."values" AS vals, sum(fc.items)::int AS items
                FROM fc JOIN spec_sets s ON s.id = fc.spec_set GROUP BY s.id)`,
     ...spellingCtes(),

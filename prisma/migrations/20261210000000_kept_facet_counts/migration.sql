@@ -23,6 +23,13 @@
 -- (items_visible_spread updates the postings' `visible`), an item's price or category, its spec
 -- summary, a delete's cascade, a TRUNCATE. Each item is counted under the attributes in
 -- search_facet_items, so a delta is always "the item as counted" out and "as it now is" in.
+--
+-- Off the write's path: a statement's trigger only appends its deltas, aggregated, as plain rows to
+-- search_facet_pending (no upsert, no row two writes share: an import's 100 items were ~4,300 kept
+-- postings, ~2.5 count upserts each, in the write's transaction). After commit, a background step of
+-- every serving process (src/search/facet-fold.ts) folds them into the counts: search_facets_fold
+-- deletes the rows it adds, in one statement, so the counts plus the pending rows are exact in any
+-- snapshot — and that sum is what the facets read (src/search/facets.ts: keptFacets).
 
 -- CreateTable
 CREATE TABLE "search_facet_settings" (
@@ -70,6 +77,18 @@ CREATE TABLE "search_price_counts" (
 );
 
 -- CreateTable
+CREATE TABLE "search_facet_pending" (
+    "token" TEXT NOT NULL,
+    "seq" BIGSERIAL NOT NULL,
+    "category_id" INTEGER NOT NULL,
+    "spec_set" BIGINT NOT NULL,
+    "cents" BIGINT NOT NULL,
+    "items" INTEGER NOT NULL,
+
+    CONSTRAINT "search_facet_pending_pkey" PRIMARY KEY ("token","seq")
+);
+
+-- CreateTable
 CREATE TABLE "spec_sets" (
     "id" BIGINT NOT NULL,
     "names" BIGINT[],
@@ -94,20 +113,47 @@ CREATE FUNCTION "spec_set_of"(spellings BIGINT[]) RETURNS BIGINT LANGUAGE sql IM
 $$;
 
 -- Adds `n` items (negative: removes) under token, category, spec set and price, for each element of
--- the arrays: one upsert per table, in key order (two writers never lock rows in opposite orders; and
--- they run under search_index_lock anyway). Rows may reach 0 and stay; reads skip them.
+-- the arrays: appended to the pending deltas, netted per key (an item moved within a statement), for
+-- search_facets_fold to add to the counts after commit. Plain inserts: no row is shared with another
+-- write, nothing to wait for.
 CREATE FUNCTION "search_facets_add"(tokens TEXT[], categories INTEGER[], sets BIGINT[], cents BIGINT[], n INTEGER[])
 RETURNS void LANGUAGE sql AS $$
-  INSERT INTO "search_facet_counts" AS c (token, category_id, spec_set, items)
-  SELECT t, cat, s, sum(k)::int FROM unnest(tokens, categories, sets, n) AS d(t, cat, s, k)
-   GROUP BY t, cat, s HAVING sum(k) <> 0 ORDER BY t, cat, s
-  ON CONFLICT (token, category_id, spec_set) DO UPDATE SET items = c.items + EXCLUDED.items;
-  INSERT INTO "search_price_counts" AS c (token, scale, cell, items)
-  SELECT t, sc.scale, p / sc.unit, sum(k)::int
-    FROM unnest(tokens, cents, n) AS d(t, p, k)
-   CROSS JOIN (VALUES (2::smallint, 100::bigint), (4, 10000), (6, 1000000)) AS sc(scale, unit)
-   GROUP BY t, sc.scale, p / sc.unit HAVING sum(k) <> 0 ORDER BY 1, 2, 3
-  ON CONFLICT (token, scale, cell) DO UPDATE SET items = c.items + EXCLUDED.items;
+  INSERT INTO "search_facet_pending" (token, category_id, spec_set, cents, items)
+  SELECT t, cat, s, p, sum(k)::int FROM unnest(tokens, categories, sets, cents, n) AS d(t, cat, s, p, k)
+   GROUP BY t, cat, s, p HAVING sum(k) <> 0;
+$$;
+
+-- One fold at a time (and none while a TRUNCATE of the postings empties the counts): its own lock,
+-- never the catalogue writes' (search_index_lock), so a fold never holds up a write.
+CREATE FUNCTION "search_facets_fold_lock"() RETURNS void LANGUAGE sql AS $$
+  SELECT pg_advisory_xact_lock(7254019302)
+$$;
+
+-- Folds every committed pending delta into the counts, in one statement: the rows it deletes are the
+-- rows it adds (upserts in key order), so a reader's "counts + pending" is the same before and after.
+-- Returns how many pending rows it folded.
+CREATE FUNCTION "search_facets_fold"() RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  folded INTEGER;
+BEGIN
+  PERFORM "search_facets_fold_lock"();
+  WITH d AS (
+    DELETE FROM "search_facet_pending" RETURNING token, category_id, spec_set, cents, items
+  ), counts AS (
+    INSERT INTO "search_facet_counts" AS c (token, category_id, spec_set, items)
+    SELECT token, category_id, spec_set, sum(items)::int FROM d
+     GROUP BY 1, 2, 3 HAVING sum(items) <> 0 ORDER BY 1, 2, 3
+    ON CONFLICT (token, category_id, spec_set) DO UPDATE SET items = c.items + EXCLUDED.items
+  ), prices AS (
+    INSERT INTO "search_price_counts" AS c (token, scale, cell, items)
+    SELECT d.token, sc.scale, d.cents / sc.unit, sum(d.items)::int
+      FROM d CROSS JOIN (VALUES (2::smallint, 100::bigint), (4, 10000), (6, 1000000)) AS sc(scale, unit)
+     GROUP BY 1, 2, 3 HAVING sum(d.items) <> 0 ORDER BY 1, 2, 3
+    ON CONFLICT (token, scale, cell) DO UPDATE SET items = c.items + EXCLUDED.items
+  )
+  SELECT count(*)::int INTO folded FROM d;
+  RETURN folded;
+END
 $$;
 
 -- Which tokens may be kept: Chinese ones, and Latin ones of 3 characters or more. A one- or two-letter
@@ -167,8 +213,11 @@ DECLARE
 BEGIN
   PERFORM "search_index_lock"();
   IF TG_OP = 'TRUNCATE' THEN
+    -- After any fold under way: rows it adds are then seen, and deleted.
+    PERFORM "search_facets_fold_lock"();
     DELETE FROM "search_facet_counts";
     DELETE FROM "search_price_counts";
+    DELETE FROM "search_facet_pending";
     RETURN NULL;
   END IF;
   -- Each posting counted in (+1) or out (-1); an update's old and new rows net per posting, so a
