@@ -180,7 +180,8 @@ export async function keptFacets(sql: SqlReader, token: string): Promise<Facets 
     return `$${params.length}`;
   };
   const ctes = [
-    `pending AS MATERIALIZED (SELECT category_id, spec_set, cents, items FROM search_facet_pending WHERE token = $1)`,
+    // (No index: the rows are few, each an item's, and none once folded.)
+    `pending AS MATERIALIZED (SELECT category_id, spec_set, cents, items FROM search_facet_pending WHERE $1::text = ANY (tokens))`,
     `fc AS MATERIALIZED (SELECT category_id, spec_set, sum(items)::int AS items
                            FROM (SELECT category_id, spec_set, items FROM search_facet_counts WHERE token = $1 AND items <> 0
                                  UNION ALL SELECT category_id, spec_set, items FROM pending) x

@@ -24,9 +24,10 @@
 -- summary, a delete's cascade, a TRUNCATE. Each item is counted under the attributes in
 -- search_facet_items, so a delta is always "the item as counted" out and "as it now is" in.
 --
--- Off the write's path: a statement's trigger only appends its deltas, aggregated, as plain rows to
--- search_facet_pending (no upsert, no row two writes share: an import's 100 items were ~4,300 kept
--- postings, ~2.5 count upserts each, in the write's transaction). After commit, a background step of
+-- Off the write's path: a statement's trigger only appends its deltas as plain rows to
+-- search_facet_pending, one per item (its kept tokens in an array, ~43 of them for a new item): no
+-- upsert, no row two writes share (the count upserts of an import's 100 items were ~4,300 kept
+-- postings × ~2.5, in the write's transaction). After commit, a background step of
 -- every serving process (src/search/facet-fold.ts) folds them into the counts: search_facets_fold
 -- deletes the rows it adds, in one statement, so the counts plus the pending rows are exact in any
 -- snapshot — and that sum is what the facets read (src/search/facets.ts: keptFacets).
@@ -78,14 +79,14 @@ CREATE TABLE "search_price_counts" (
 
 -- CreateTable
 CREATE TABLE "search_facet_pending" (
-    "token" TEXT NOT NULL,
     "seq" BIGSERIAL NOT NULL,
     "category_id" INTEGER NOT NULL,
     "spec_set" BIGINT NOT NULL,
     "cents" BIGINT NOT NULL,
     "items" INTEGER NOT NULL,
+    "tokens" TEXT[],
 
-    CONSTRAINT "search_facet_pending_pkey" PRIMARY KEY ("token","seq")
+    CONSTRAINT "search_facet_pending_pkey" PRIMARY KEY ("seq")
 );
 
 -- CreateTable
@@ -112,17 +113,6 @@ CREATE FUNCTION "spec_set_of"(spellings BIGINT[]) RETURNS BIGINT LANGUAGE sql IM
               ELSE 0 END
 $$;
 
--- Adds `n` items (negative: removes) under token, category, spec set and price, for each element of
--- the arrays: appended to the pending deltas, netted per key (an item moved within a statement), for
--- search_facets_fold to add to the counts after commit. Plain inserts: no row is shared with another
--- write, nothing to wait for.
-CREATE FUNCTION "search_facets_add"(tokens TEXT[], categories INTEGER[], sets BIGINT[], cents BIGINT[], n INTEGER[])
-RETURNS void LANGUAGE sql AS $$
-  INSERT INTO "search_facet_pending" (token, category_id, spec_set, cents, items)
-  SELECT t, cat, s, p, sum(k)::int FROM unnest(tokens, categories, sets, cents, n) AS d(t, cat, s, p, k)
-   GROUP BY t, cat, s, p HAVING sum(k) <> 0;
-$$;
-
 -- One fold at a time (and none while a TRUNCATE of the postings empties the counts): its own lock,
 -- never the catalogue writes' (search_index_lock), so a fold never holds up a write.
 CREATE FUNCTION "search_facets_fold_lock"() RETURNS void LANGUAGE sql AS $$
@@ -138,17 +128,19 @@ DECLARE
 BEGIN
   PERFORM "search_facets_fold_lock"();
   WITH d AS (
-    DELETE FROM "search_facet_pending" RETURNING token, category_id, spec_set, cents, items
+    DELETE FROM "search_facet_pending" RETURNING category_id, spec_set, cents, items, tokens
+  ), x AS (
+    SELECT t AS token, d.category_id, d.spec_set, d.cents, d.items FROM d, unnest(d.tokens) t
   ), counts AS (
     INSERT INTO "search_facet_counts" AS c (token, category_id, spec_set, items)
-    SELECT token, category_id, spec_set, sum(items)::int FROM d
+    SELECT token, category_id, spec_set, sum(items)::int FROM x
      GROUP BY 1, 2, 3 HAVING sum(items) <> 0 ORDER BY 1, 2, 3
     ON CONFLICT (token, category_id, spec_set) DO UPDATE SET items = c.items + EXCLUDED.items
   ), prices AS (
     INSERT INTO "search_price_counts" AS c (token, scale, cell, items)
-    SELECT d.token, sc.scale, d.cents / sc.unit, sum(d.items)::int
-      FROM d CROSS JOIN (VALUES (2::smallint, 100::bigint), (4, 10000), (6, 1000000)) AS sc(scale, unit)
-     GROUP BY 1, 2, 3 HAVING sum(d.items) <> 0 ORDER BY 1, 2, 3
+    SELECT x.token, sc.scale, x.cents / sc.unit, sum(x.items)::int
+      FROM x CROSS JOIN (VALUES (2::smallint, 100::bigint), (4, 10000), (6, 1000000)) AS sc(scale, unit)
+     GROUP BY 1, 2, 3 HAVING sum(x.items) <> 0 ORDER BY 1, 2, 3
     ON CONFLICT (token, scale, cell) DO UPDATE SET items = c.items + EXCLUDED.items
   )
   SELECT count(*)::int INTO folded FROM d;
@@ -229,12 +221,14 @@ BEGIN
             FROM (SELECT token, item_id, -1 AS n FROM old_rows WHERE visible
                   UNION ALL SELECT token, item_id, 1 FROM new_rows WHERE visible) u
            GROUP BY token, item_id HAVING sum(n) <> 0' END;
+  -- Pending, one row per item and direction: its kept tokens, under what the item is counted.
   EXECUTE format(
-    'SELECT "search_facets_add"(array_agg(d.token), array_agg(f.category_id), array_agg(f.spec_set), array_agg(f.cents), array_agg(d.n))
+    'INSERT INTO "search_facet_pending" (category_id, spec_set, cents, items, tokens)
+     SELECT f.category_id, f.spec_set, f.cents, d.n, array_agg(d.token)
        FROM (%s) d
        JOIN "search_facet_items" f ON f.item_id = d.item_id
       WHERE EXISTS (SELECT 1 FROM "search_facet_tokens" t WHERE t.token = d.token)
-     HAVING count(*) > 0', changed);
+      GROUP BY f.item_id, d.n', changed);
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     PERFORM "search_facets_keep_tokens"(array_agg(c.token))
        FROM (SELECT DISTINCT token FROM new_rows WHERE visible) n
@@ -262,8 +256,8 @@ CREATE TRIGGER "search_postings_faceted_truncate" AFTER TRUNCATE ON "search_post
 -- An item counted under other attributes: its kept postings move from the old ones to the new.
 CREATE FUNCTION "search_facet_items_moved"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM "search_facets_add"(array_agg(p.token), array_agg(x.category_id), array_agg(x.spec_set), array_agg(x.cents),
-                              array_agg(x.n))
+  INSERT INTO "search_facet_pending" (category_id, spec_set, cents, items, tokens)
+  SELECT x.category_id, x.spec_set, x.cents, x.n, p.tokens
      FROM (SELECT o.item_id, o.category_id, o.spec_set, o.cents, -1 AS n
              FROM old_rows o JOIN new_rows n ON n.item_id = o.item_id
             WHERE (o.category_id, o.spec_set, o.cents) <> (n.category_id, n.spec_set, n.cents)
@@ -273,9 +267,10 @@ BEGIN
             WHERE (o.category_id, o.spec_set, o.cents) <> (n.category_id, n.spec_set, n.cents)) x
      -- Each moved item's postings by its key (OFFSET 0: kept a per-item look-up, never a scan of
      -- every posting, whatever the statistics say of a catalogue still filling).
-     CROSS JOIN LATERAL (SELECT p.token FROM "search_postings" p WHERE p.item_id = x.item_id AND p.visible OFFSET 0) p
-    WHERE EXISTS (SELECT 1 FROM "search_facet_tokens" t WHERE t.token = p.token)
-   HAVING count(*) > 0;
+     CROSS JOIN LATERAL (SELECT array_agg(p.token) AS tokens
+                           FROM (SELECT p.token FROM "search_postings" p WHERE p.item_id = x.item_id AND p.visible OFFSET 0) p
+                          WHERE EXISTS (SELECT 1 FROM "search_facet_tokens" t WHERE t.token = p.token)) p
+    WHERE p.tokens IS NOT NULL;
   RETURN NULL;
 END
 $$;
