@@ -13,11 +13,11 @@
  * every change too, and mostly find the work done. The same round drops events and attempts past
  * EVENT_RETENTION_DAYS, hourly.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/config.ts';
 import type { SqlDriver, SqlQuery } from '../db/database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
+import { type Rounds, startRounds } from '../process/rounds.ts';
 import { DELIVERY_QUEUE, type DeliveryJob, queueDeliveries } from './webhook-delivery.ts';
 
 /** Events queued per transaction. */
@@ -55,28 +55,14 @@ const ROUND_SQL = `
       ON NOT w.disabled AND b.at >= w.created_at AND ('*' = ANY (w.events) OR b.type = ANY (w.events))
    ORDER BY b.seq, w.id`;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-/**
- * How long a stop waits for a round under way: a round is a few short statements, but with the
- * database silent it would wait for ever — and a shutdown must not (contract §7.4). A round cut off
- * commits nothing; the next process's round does its work.
- */
+/** How long a stop waits for a round under way (a few short statements; contract §7.4: bounded). */
 const STOP_WAIT_MS = 1000;
 
-export interface EventDispatch {
-  /** Dispatches soon (calls within ROUND_GAP_MS of a round's start share the next round). */
-  kick(): void;
-  stop(): Promise<void>;
-}
+/** Dispatches soon (calls within ROUND_GAP_MS of a round's start share the next round). */
+export type EventDispatch = Rounds;
 
 export function startEventDispatch(sql: SqlDriver, jobs: JobQueue, config: Config, log: Logger): EventDispatch {
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-  let failing = false;
   let prunedAt = 0;
-  /** When the latest round (cycle) started, and the timer of the next when one is waited for. */
-  let startedAt = Number.NEGATIVE_INFINITY;
-  let due: NodeJS.Timeout | undefined;
 
   /** One transaction: the events after the cursor (a batch), their jobs, the cursor moved. Answers how many. */
   async function round(): Promise<number> {
@@ -117,54 +103,16 @@ export function startEventDispatch(sql: SqlDriver, jobs: JobQueue, config: Confi
     await query('DELETE FROM webhook_deliveries WHERE at < now() - make_interval(days => $1)', [days]);
   }
 
-  async function cycle(): Promise<void> {
-    try {
-      while (!stopped && (await round()) === BATCH) {}
-      if (failing) log.info('webhook dispatch running again');
-      failing = false;
-    } catch (err) {
-      if (stopped) return;
-      if (!failing) log.warn({ err }, 'webhook dispatch failed; trying again every second');
-      failing = true;
-    }
-  }
-
-  function kick(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    const wait = startedAt + ROUND_GAP_MS - Date.now();
-    if (wait > 0) {
-      // A round is due in a moment anyway: this change waits for it.
-      due ??= setTimeout(() => {
-        due = undefined;
-        kick();
-      }, wait);
-      return;
-    }
-    startedAt = Date.now();
-    running = cycle().finally(() => {
-      running = undefined;
-      // A change heard during the round may have committed after its read: one more round for it.
-      if (again) {
-        again = false;
-        kick();
-      }
-    });
-  }
-
-  const timer = setInterval(kick, POLL_MS);
-  timer.unref();
-  kick();
-  return {
-    kick,
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      clearTimeout(due);
-      if (running) await Promise.race([running, sleep(STOP_WAIT_MS, undefined, { ref: false })]);
+  return startRounds({
+    // A round of a full batch may leave more: the next batch at once.
+    run: async (stopped) => {
+      while (!stopped() && (await round()) === BATCH) {}
     },
-  };
+    gapMs: ROUND_GAP_MS,
+    pollMs: POLL_MS,
+    stopWaitMs: STOP_WAIT_MS,
+    log,
+    what: 'webhook dispatch',
+    now: true,
+  });
 }

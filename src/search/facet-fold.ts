@@ -5,15 +5,15 @@
  * not in each write's transaction. The facets read counts + pending (search/facets.ts: keptFacets),
  * exact whenever a fold runs, so this only keeps the pending rows few.
  *
- * The same rounds as the webhook dispatch (events/event-dispatch.ts): every serving process folds
- * when it hears a catalogue change, and once a second besides (a notification missed, a write from
+ * The same rounds as the webhook dispatch (process/rounds.ts): every serving process folds when it
+ * hears a catalogue change, and once a second besides (a notification missed, a write from
  * elsewhere), at most one round per ROUND_GAP_MS; a round first asks whether anything is pending.
  * `search_facets_fold` takes a lock of its own (one fold at a time across the deployment, never the
  * catalogue writes' lock): a write never waits for a fold.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { SqlDriver } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { type Rounds, startRounds } from '../process/rounds.ts';
 
 /** The round that runs without a notification. */
 const POLL_MS = 1000;
@@ -28,11 +28,8 @@ const STOP_WAIT_MS = 1000;
 
 const ANYTHING_PENDING_SQL = 'SELECT EXISTS (SELECT FROM search_facet_pending) AS pending';
 
-export interface FacetFold {
-  /** Folds soon (calls within ROUND_GAP_MS of a round's start share the next round). */
-  kick(): void;
-  stop(): Promise<void>;
-}
+/** Folds soon (calls within ROUND_GAP_MS of a round's start share the next round). */
+export type FacetFold = Rounds;
 
 /** Folds every pending delta committed so far into the kept counts; returns how many rows it folded. */
 export async function foldFacetCounts(sql: Pick<SqlDriver, 'queryUnbounded'>): Promise<number> {
@@ -41,61 +38,16 @@ export async function foldFacetCounts(sql: Pick<SqlDriver, 'queryUnbounded'>): P
 }
 
 export function startFacetFold(sql: SqlDriver, log: Logger): FacetFold {
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-  let failing = false;
-  let startedAt = Number.NEGATIVE_INFINITY;
-  let due: NodeJS.Timeout | undefined;
-
-  async function round(): Promise<void> {
-    try {
+  return startRounds({
+    run: async () => {
       const [check] = await sql.queryUnbounded<{ pending: boolean }>(ANYTHING_PENDING_SQL, [], { prepare: true });
       if (check?.pending) await foldFacetCounts(sql);
-      if (failing) log.info('facet counts folding again');
-      failing = false;
-    } catch (err) {
-      if (stopped) return;
-      // The facets stay exact meanwhile (they read the pending rows too); only their cost grows.
-      if (!failing) log.warn({ err }, 'folding facet counts failed; trying again every second');
-      failing = true;
-    }
-  }
-
-  function kick(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    const wait = startedAt + ROUND_GAP_MS - Date.now();
-    if (wait > 0) {
-      due ??= setTimeout(() => {
-        due = undefined;
-        kick();
-      }, wait);
-      return;
-    }
-    startedAt = Date.now();
-    running = round().finally(() => {
-      running = undefined;
-      // A change heard during the round may have committed after its fold: one more round for it.
-      if (again) {
-        again = false;
-        kick();
-      }
-    });
-  }
-
-  const timer = setInterval(kick, POLL_MS);
-  timer.unref();
-  return {
-    kick,
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      clearTimeout(due);
-      if (running) await Promise.race([running, sleep(STOP_WAIT_MS, undefined, { ref: false })]);
     },
-  };
+    gapMs: ROUND_GAP_MS,
+    pollMs: POLL_MS,
+    stopWaitMs: STOP_WAIT_MS,
+    log,
+    // The facets stay exact meanwhile (they read the pending rows too); only their cost grows.
+    what: 'folding facet counts',
+  });
 }
