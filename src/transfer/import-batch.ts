@@ -50,6 +50,19 @@ export interface BatchResult {
   events: PendingEvent[];
 }
 
+/** A batch's result before its first item (`through`: where it will have stopped). */
+export const emptyBatchResult = (through: number): BatchResult => ({
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  failed: 0,
+  rows: 0,
+  through,
+  problems: [],
+  failures: [],
+  events: [],
+});
+
 /** The staged rows of items `from`..`to` (item numbers), grouped per item in item order. */
 async function stagedItems(tx: IndexerSql, importId: number, from: number, to: number) {
   const rows = await tx.$queryRawUnsafe<
@@ -100,17 +113,7 @@ export async function runBatch(
     tx,
     items.map((i) => i.handle),
   );
-  const result: BatchResult = {
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    failed: 0,
-    rows: 0,
-    through: to,
-    problems: [],
-    failures: [],
-    events: [],
-  };
+  const result = emptyBatchResult(to);
   const writes: Array<Extract<ItemPlan, { outcome: 'created' | 'updated' }>> = [];
   // Planning hundreds of items is CPU work: requests are let in between (process/cooperative.ts).
   const pause = cooperative();

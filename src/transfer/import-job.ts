@@ -21,8 +21,8 @@ import type { Import } from '../generated/prisma/client.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
 import { type IndexerSql, indexerSql } from '../search/indexer-sql.ts';
-import { type BatchResult, runBatch } from './import-batch.ts';
-import { stageFile, storedChunks } from './import-stage.ts';
+import { type BatchResult, emptyBatchResult, runBatch } from './import-batch.ts';
+import { stagedColumns, stageFile, storedChunks } from './import-stage.ts';
 import type { FileProblem } from './item-file.ts';
 
 export const IMPORT_QUEUE = 'imports';
@@ -118,7 +118,7 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
   if (row.cancelRequested) return finish(runner, id, 'cancelled');
   if (!row.staged) {
     // The upload found the file unreadable and recorded why (imports.service.ts startImport).
-    if (row.errorCount > 0) return fail(runner, id, row.errors as unknown as FileProblem[]);
+    if (row.errorCount > 0) return fail(runner, id);
     // An import queued by a version that kept the file's bytes and staged in the job. Another process
     // may stage the same file at the same time (a lease that ran out): the first to finish records it
     // and drops the chunks, so what the other read — perhaps a file cut short by that — counts for
@@ -126,10 +126,7 @@ export async function runImportSlice(runner: ImportRunner, id: number): Promise<
     const staged = await stageFile(prisma, runner.sql, id, row.format, storedChunks(prisma, id));
     if (!staged.ok) return fail(runner, id, staged.problems, { unlessStaged: true });
     await prisma.$transaction([
-      prisma.import.updateMany({
-        where: { id, staged: false },
-        data: { staged: true, rowsTotal: staged.rows, itemsTotal: staged.items, columns: staged.columns },
-      }),
+      prisma.import.updateMany({ where: { id, staged: false }, data: stagedColumns(staged) }),
       prisma.importChunk.deleteMany({ where: { importId: id } }),
     ]);
     row = (await prisma.import.findUnique({ where: { id } }))!;
@@ -300,7 +297,7 @@ async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> 
       if (row?.status !== 'running' || row.cursor > 0) return undefined;
       await sql.$executeRawUnsafe('SELECT search_index_lock()');
       const total = row.itemsTotal ?? 0;
-      const sum: BatchResult = emptyResult();
+      const sum = emptyBatchResult(total);
       for (let from = 1; from <= total; from += ATOMIC_BATCH_ITEMS) {
         const to = Math.min(from + ATOMIC_BATCH_ITEMS - 1, total);
         const result = await runBatch(sql, batchOptions(row, false), from, to);
@@ -328,18 +325,6 @@ async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> 
 
 /** The atomic write pass's lock (with the import's id): its class, for pg_advisory_xact_lock(int, int). */
 export const ATOMIC_WRITE_LOCK = 0x1e90;
-
-const emptyResult = (): BatchResult => ({
-  created: 0,
-  updated: 0,
-  unchanged: 0,
-  failed: 0,
-  rows: 0,
-  through: 0,
-  problems: [],
-  failures: [],
-  events: [],
-});
 
 /** Adds a batch's counts and events to `sum`. */
 function addResult(sum: BatchResult, result: BatchResult): void {
@@ -406,24 +391,27 @@ export const problemsListed = (problems: FileProblem[]) =>
   problems.slice(0, MAX_LISTED_ERRORS).map((p) => ({ ...p, handle: (p as { handle?: string }).handle ?? null }));
 
 /**
- * Fails a running import with the problems that stop it (a bad file; an atomic import's failure).
+ * Fails a running import with the problems that stop it (a bad file; an atomic import's failure);
+ * without `problems`, those already recorded (the upload's: imports.service.ts startImport) stand.
  * `unlessStaged`: a file's problems, which count only while no other process has staged the file.
  */
 async function fail(
   runner: ImportRunner,
   id: number,
-  problems: FileProblem[],
+  problems?: FileProblem[],
   { unlessStaged = false } = {},
 ): Promise<Step> {
   await inSql(runner, async (sql) => {
     const row = await lockImport(sql, id);
     if (row?.status !== 'running' || (unlessStaged && row.staged)) return;
-    await sql.$executeRawUnsafe(
-      'UPDATE imports SET errors = $2::jsonb, error_count = $3 WHERE id = $1',
-      id,
-      JSON.stringify(problemsListed(problems)),
-      problems.length,
-    );
+    if (problems) {
+      await sql.$executeRawUnsafe(
+        'UPDATE imports SET errors = $2::jsonb, error_count = $3 WHERE id = $1',
+        id,
+        JSON.stringify(problemsListed(problems)),
+        problems.length,
+      );
+    }
     await finishIn(sql, id, 'failed');
   });
   return 'done';

@@ -87,6 +87,14 @@ export async function* storedChunks(prisma: Prisma, importId: number): AsyncGene
 export const groupKey = (handle: unknown, rowNo: number): string =>
   typeof handle === 'string' && handle.trim() !== '' ? handle.trim().toLowerCase() : `#row${rowNo}`;
 
+/** What a staged file records on its import (the upload's, or a job's that staged an older upload). */
+export const stagedColumns = (staged: Extract<StageOutcome, { ok: true }>) => ({
+  staged: true,
+  rowsTotal: staged.rows,
+  itemsTotal: staged.items,
+  columns: staged.columns,
+});
+
 /** Records of the CSV text as arrays of cells (csv-parse, fed as the text arrives). */
 async function* csvRecords(text: AsyncGenerator<string>, rowsSoFar: () => number): AsyncGenerator<string[]> {
   const parser = parse({ relax_column_count: false, skip_empty_lines: true, max_record_size: MAX_RECORD_BYTES });

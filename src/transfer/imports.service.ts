@@ -1,14 +1,14 @@
 /**
  * Imports as an admin sees them (contract §13.2): started from a file (REST body or GraphQL upload,
- * staged row by row as it streams in — never whole in memory — and counted against IMPORT_MAX_BYTES), read, listed, cancelled, and their errors file. The work itself is the
- * `imports` queue's (import-job.ts).
+ * staged row by row as it streams in — never whole in memory — and counted against IMPORT_MAX_BYTES),
+ * read, listed, cancelled, and their errors file. The work itself is the `imports` queue's (import-job.ts).
  */
 import { AppError, notFound } from '../errors/app-error.ts';
 import type { Import } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
 import { problemsListed, queueImport } from './import-job.ts';
-import { stageFile } from './import-stage.ts';
+import { stagedColumns, stageFile } from './import-stage.ts';
 import type { UploadedFile } from './uploaded-file.ts';
 
 export const IMPORT_FORMATS = ['csv', 'jsonl'] as const;
@@ -38,7 +38,7 @@ async function* counted(file: UploadedFile, max: number, total: { bytes: number 
  * Creates an import from `file`, its rows staged as they arrive (import-stage.ts), then queued; refused
  * whole (413) past IMPORT_MAX_BYTES. A file that cannot be read is still read to its end (a client
  * sending it gets its answer, and a file over the limit is a 413 whatever it holds); its import is
- * queued with the problems, which its job reports as the import's failure, nothing staged.
+ * queued with the problems, which its job reports as the import's failure (its staged rows dropped).
  */
 export async function startImport(ctx: RequestContext, input: StartImportInput): Promise<Import> {
   const actor = await ctx.auth.actor();
@@ -62,10 +62,10 @@ export async function startImport(ctx: RequestContext, input: StartImportInput):
     const unclosed = { [Symbol.asyncIterator]: () => ({ next: () => bytes.next() }) };
     const staged = await stageFile(prisma, ctx.db.sql, row.id, input.format, unclosed);
     for await (const _ of bytes);
+    // A file's problems: what was staged before them goes when its job fails the import (finishIn).
     const data = staged.ok
-      ? { staged: true, rowsTotal: staged.rows, itemsTotal: staged.items, columns: staged.columns }
+      ? stagedColumns(staged)
       : { errors: problemsListed(staged.problems), errorCount: staged.problems.length };
-    if (!staged.ok) await prisma.importRow.deleteMany({ where: { importId: row.id } });
     const queued = await prisma.import.update({ where: { id: row.id }, data: { ...data, fileBytes: total.bytes } });
     await queueImport(ctx.services.jobs, row.id);
     return queued;
