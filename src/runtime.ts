@@ -12,6 +12,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { memoBy } from './memo.ts';
 import { histogramSeries } from './observability/metric-series.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { type FacetFold, startFacetFold } from './search/facet-fold.ts';
 import { buildServices, type Services } from './services.ts';
 import { migrateDatabase, prepareDatabase } from './setup/prepare-database.ts';
 import { importRunner, workImports } from './transfer/import-job.ts';
@@ -72,9 +73,13 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
     const services = await buildServices(config, log, db, metrics);
     // Serving processes (and the tests' in-process service) run the background jobs; the CLI runs its own.
     let webhooks: Webhooks | undefined;
+    let facetFold: FacetFold | undefined;
     if (opts.role === 'server' || opts.role === 'test') {
       await workImports(importRunner(db, services, log));
       webhooks = await runWebhooks(db, services, config, log);
+      // The kept facet counts' pending deltas, folded after the writes that append them commit.
+      facetFold = startFacetFold(db.sql, log);
+      services.onCatalogChange(facetFold.kick);
     }
     return {
       config,
@@ -85,6 +90,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
       bootstrap,
       close: async () => {
         await webhooks?.stop();
+        await facetFold?.stop();
         await services.close();
         await db.close();
       },

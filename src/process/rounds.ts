@@ -1,5 +1,5 @@
 /**
- * A process's background rounds over the database (the webhook dispatch's): a
+ * A process's background rounds over the database (the webhook dispatch, the facet counts' fold): a
  * round runs when kicked — a catalogue change heard — and every `pollMs` besides (a notification
  * missed, a write from elsewhere), but at most one per `gapMs` from one round's start to the next:
  * the kicks meanwhile share the next round instead of each paying for one. Never two at once; a kick

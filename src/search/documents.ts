@@ -160,6 +160,9 @@ export async function indexItems(
          FROM items i WHERE i.id = ANY($1::int[])`,
       batch,
     );
+    // The spec summaries first: the postings' facet counts (search/facets.ts) count each item under
+    // its summary's set, so a new item's postings are counted once, under the set they end in.
+    await summariseSpecs(sql, batch);
     // In chunks, overlapped: while one chunk's statements run in the database, the next chunk's
     // documents and postings (CPU work of this process) are made. Still one statement at a time on
     // the transaction's connection, in the order written; requests are let in between the CPU steps
@@ -203,7 +206,6 @@ export async function indexItems(
       await inFlight.catch(() => undefined);
     }
     await inFlight;
-    await summariseSpecs(sql, batch);
   }
 }
 
