@@ -128,16 +128,18 @@ const ANALYSE_EVERY_STATEMENTS = 500;
 const INDEX_TABLES = ['item_search_documents', 'search_postings', 'item_spec_summaries'];
 
 /**
- * The postings' triggers that keep `search_token_counts` (migration 20261130000000_token_counts): off
+ * The postings' triggers that keep `search_token_counts` (migration 20261130000000_token_counts) and
+ * the kept facet counts (20261210000000_kept_facet_counts): off
  * while the indexer writes in bulk, the counts made once at the end. Kept on, every batch upserted
  * thousands of count rows and its delete's trigger joined the whole, ever more bloated count table:
  * at 300,000 items a batch's `DELETE FROM search_postings` took 1.1 s and indexing crawled.
  */
-const COUNT_TRIGGERS = 'ALTER TABLE search_postings DISABLE TRIGGER USER';
-const RECOUNT = `BEGIN;
+export const COUNT_TRIGGERS = 'ALTER TABLE search_postings DISABLE TRIGGER USER';
+export const RECOUNT = `BEGIN;
   ALTER TABLE search_postings ENABLE TRIGGER USER;
   TRUNCATE search_token_counts;
   INSERT INTO search_token_counts (token, items) SELECT token, count(*)::int FROM search_postings WHERE visible GROUP BY token;
+  SELECT search_facets_recount();
   COMMIT`;
 
 /**
