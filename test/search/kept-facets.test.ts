@@ -18,7 +18,7 @@ import { keptFacets } from '../../src/search/facets.ts';
 import { loginAsAdmin } from '../helpers/accounts.ts';
 import { expectCountsAreTotals, listItems } from '../helpers/facet-counts.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { csv, runImport } from '../transfer/import-helpers.ts';
+import { csv, ITEM_FILE_HEADER, runImport } from '../transfer/import-helpers.ts';
 
 let app: TestApp;
 let admin: string;
@@ -252,18 +252,7 @@ describe('kept facet counts (contract §9.2, every count exact)', () => {
     await expectKeptCountsExact('category deleted');
     await expectKeptFacetsCounted(['quokka', 'wombat']);
 
-    const header = [
-      'handle',
-      'name',
-      'category',
-      'price',
-      'stock',
-      'images',
-      'sku_code',
-      'sku_price',
-      'sku_stock',
-      'spec:colour',
-    ];
+    const header = ITEM_FILE_HEADER;
     const first = await runImport(
       app,
       admin,

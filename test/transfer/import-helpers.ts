@@ -13,6 +13,20 @@ export interface ImportAnswer {
   [key: string]: unknown;
 }
 
+/** The columns of the tests' item files: an item with its images, one SKU per row, one spec (`color`). */
+export const ITEM_FILE_HEADER = [
+  'handle',
+  'name',
+  'category',
+  'price',
+  'stock',
+  'images',
+  'sku_code',
+  'sku_price',
+  'sku_stock',
+  'spec:color',
+];
+
 /** A CSV file from rows of cells (quoted where needed, RFC 4180). */
 export const csv = (rows: Array<Array<string | number>>): string =>
   `${rows

@@ -8,24 +8,13 @@ import { ATOMIC_WRITE_LOCK } from '../../src/transfer/import-job.ts';
 import { expectProblem, gqlCode, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { startTestApp, TEST_ADMIN, type TestApp } from '../helpers/test-app.ts';
 import { TEST_DB } from '../helpers/test-database.ts';
-import { csv, type ImportAnswer, importEnded, runImport, sendImport } from './import-helpers.ts';
+import { csv, type ImportAnswer, ITEM_FILE_HEADER, importEnded, runImport, sendImport } from './import-helpers.ts';
 
 let app: TestApp;
 let owner: string;
 let viewer: string;
 
-const HEADER = [
-  'handle',
-  'name',
-  'category',
-  'price',
-  'stock',
-  'images',
-  'sku_code',
-  'sku_price',
-  'sku_stock',
-  'spec:color',
-];
+const HEADER = ITEM_FILE_HEADER;
 
 beforeAll(async () => {
   app = await startTestApp({ LOGIN_IP_PER_MINUTE: '1000', IMPORT_MAX_BYTES: String(256 * 1024) });
