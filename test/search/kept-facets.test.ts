@@ -252,12 +252,11 @@ describe('kept facet counts (contract §9.2, every count exact)', () => {
     await expectKeptCountsExact('category deleted');
     await expectKeptFacetsCounted(['quokka', 'wombat']);
 
-    const header = ITEM_FILE_HEADER;
     const first = await runImport(
       app,
       admin,
       csv([
-        header,
+        ITEM_FILE_HEADER,
         ['kept-1', 'Quokka plush', 'Quokka den', '5', 1, '', 'KQ-1', '', 1, 'Red'],
         ['kept-2', 'Quokka 袋熊 pillow', 'Outback', '7.5', 0, '', 'KQ-2', '', 0, 'Blue'],
       ]),
@@ -268,7 +267,7 @@ describe('kept facet counts (contract §9.2, every count exact)', () => {
       app,
       admin,
       csv([
-        header,
+        ITEM_FILE_HEADER,
         ['kept-1', 'Quokka plush toy', 'Outback', '6', 2, '', 'KQ-1', '', 2, 'Green'],
         ['kept-2', 'Quokka 袋熊 pillow', 'Outback', '7.5', 0, '', 'KQ-2', '', 0, 'Blue'],
       ]),

@@ -14,8 +14,6 @@ let app: TestApp;
 let owner: string;
 let viewer: string;
 
-const HEADER = ITEM_FILE_HEADER;
-
 beforeAll(async () => {
   app = await startTestApp({ LOGIN_IP_PER_MINUTE: '1000', IMPORT_MAX_BYTES: String(256 * 1024) });
   owner = await loginAsAdmin(app);
@@ -41,7 +39,7 @@ const auditOf = async (importId: number) =>
 describe('CSV import (contract §13.1, §13.2)', () => {
   it('when a file names new handles, then they are created as drafts with their SKUs, images and a new category path, each audited under the import’s id', async () => {
     const file = csv([
-      HEADER,
+      ITEM_FILE_HEADER,
       [
         'csv-boot',
         'Trail boot',
@@ -109,7 +107,7 @@ describe('CSV import (contract §13.1, §13.2)', () => {
   });
 
   it('when the same file is imported again, then every item is unchanged: no version, audit entry or write', async () => {
-    const file = csv([HEADER, ['same-boot', 'Same boot', 'Outdoor', '10', 1, '', 'SB-1', '', 1, 'red']]);
+    const file = csv([ITEM_FILE_HEADER, ['same-boot', 'Same boot', 'Outdoor', '10', 1, '', 'SB-1', '', 1, 'red']]);
     await runImport(app, owner, file);
     const before = await itemByHandle('same-boot');
     const again = await runImport(app, owner, file);
@@ -123,7 +121,7 @@ describe('CSV import (contract §13.1, §13.2)', () => {
       app,
       owner,
       csv([
-        HEADER,
+        ITEM_FILE_HEADER,
         ['match-boot', 'Match boot', 'Outdoor', '10', 1, '', 'MB-1', '', 1, 'red'],
         ['match-boot', '', '', '', '', '', 'MB-2', '', 2, 'blue'],
       ]),
@@ -133,7 +131,7 @@ describe('CSV import (contract §13.1, §13.2)', () => {
       app,
       owner,
       csv([
-        HEADER,
+        ITEM_FILE_HEADER,
         ['match-boot', 'Match boot', 'Outdoor', '12', 1, '', 'MB-2', '', 7, 'blue'],
         ['match-boot', '', '', '', '', '', 'MB-3', '', 3, 'green'],
       ]),
@@ -183,7 +181,7 @@ describe('CSV import (contract §13.1, §13.2)', () => {
       app,
       owner,
       csv([
-        HEADER,
+        ITEM_FILE_HEADER,
         ['clash-boot', 'Clash boot', 'Outdoor', '10', 1, '', 'CL-1', '', 1, 'red'],
         ['clash-boot', 'Another name', '', '', '', '', 'CL-2', '', 1, 'blue'],
       ]),
@@ -205,7 +203,7 @@ describe('CSV import (contract §13.1, §13.2)', () => {
       app,
       owner,
       csv([
-        HEADER,
+        ITEM_FILE_HEADER,
         ['good-one', 'Good one', 'Outdoor', '5', 1, '', '', '', '', ''],
         ['bad-price', 'Bad price', 'Outdoor', 'abc', 1, '', '', '', '', ''],
         ['bad-sku', 'Bad sku', 'Outdoor', '5', 1, '', 'BS-1', '', '-3', 'red'],
@@ -228,7 +226,7 @@ describe('CSV import (contract §13.1, §13.2)', () => {
     expect(errors.status).toBe(200);
     expect(errors.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = errors.text.trim().split('\n');
-    expect(lines[0]).toBe([...HEADER, 'error'].join(','));
+    expect(lines[0]).toBe([...ITEM_FILE_HEADER, 'error'].join(','));
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['bad-price', 'bad-sku', '', 'no-category']);
     expect(await itemByHandle('good-one')).not.toBeNull();
   });
@@ -272,7 +270,7 @@ describe('CSV import (contract §13.1, §13.2)', () => {
 
   it('when it is a dry run, then it counts exactly what a real run does and writes nothing', async () => {
     const file = csv([
-      HEADER,
+      ITEM_FILE_HEADER,
       ['dry-new', 'Dry new', 'Dry > Run', '5', 1, '', '', '', '', ''],
       ['same-boot', 'Same boot', 'Outdoor', '10', 1, '', 'SB-1', '', 1, 'red'],
       ['dry-bad', '', 'Outdoor', '5', 1, '', '', '', '', ''],
