@@ -265,7 +265,10 @@ $$;`;
 /** The REST item built from the row, SKUs and images, over `i` and `c`: what the kept JSON must equal (tests). */
 export const REST_ITEM_BUILT_JSON = concatOf(objectParts(ITEM, REST_ITEM_PICKS, 'float8'));
 
-const KEPT_ITEM_READ = `COALESCE((SELECT concat(j.head, ${KEPT.category}, j.tail) FROM item_rest_json j WHERE j.item_id = i.id), ${REST_ITEM_BUILT_JSON})`;
+/** The REST item from its kept row `j` (item_rest_json) and its category `c`. */
+export const restItemKeptJson = (j: string) => `concat(${j}.head, ${KEPT.category}, ${j}.tail)`;
+
+const KEPT_ITEM_READ = `COALESCE((SELECT ${restItemKeptJson('j')} FROM item_rest_json j WHERE j.item_id = i.id), ${REST_ITEM_BUILT_JSON})`;
 
 const samePicks = (a: Picks, b: Picks): boolean =>
   a.length === b.length &&
