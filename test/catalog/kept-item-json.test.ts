@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REST_ITEM_BUILT_JSON, restItemKeptJson } from '../../src/catalog/catalog-json.ts';
+import { keepMissingItemJson } from '../../src/catalog/item-rest-json.ts';
+import { maintenanceIndexerSql } from '../../src/search/indexer-sql.ts';
 import { loginAsAdmin } from '../helpers/accounts.ts';
 import { makeCategory } from '../helpers/catalog.ts';
 import { CREATE_ITEM, ITEMS_PATH, itemBody, itemInput, UPDATE_CATEGORY } from '../helpers/catalog-admin.ts';
@@ -192,5 +194,15 @@ describe('kept item JSON', () => {
     expect((await app.request(`/api/v1/items/${stale!.id}`)).text).not.toBe(stale!.json);
     await app.db.sql.query('SELECT item_rest_json_refresh(NULL)', []);
     await expectExact('refreshed');
+  });
+
+  it('when an item is inserted with the triggers off, then the start-up step writes its kept JSON', async () => {
+    await app.db.sql.exec(`ALTER TABLE items DISABLE TRIGGER items_rest_json_insert;
+      INSERT INTO items (name, category_id, price, stock, updated_at) VALUES ('Kept behind', ${categoryId}, 3, 1, now());
+      ALTER TABLE items ENABLE TRIGGER items_rest_json_insert`);
+    expect((await keptState()).missing).toBe(1);
+    expect(await keepMissingItemJson(maintenanceIndexerSql(app.db.sql))).toBe(1);
+    await expectExact('written at start-up');
+    expect(await keepMissingItemJson(maintenanceIndexerSql(app.db.sql))).toBe(0);
   });
 });
