@@ -13,12 +13,16 @@
  *   test/catalog/rendered-reads.test.ts holds the rendered answers equal to the same documents
  *   executed by GraphQL.
  *
+ * The REST item selection (REST_ITEM_FIELDS) is not built per read but kept per item (`item_rest_json`,
+ * written by triggers from the text below: see `itemSelectionJson` and KEPT_ITEM_JSON_FUNCTION).
+ *
  * The JSON is written as text — `concat` of the keys as literals and each value's JSON — compact, as
  * `JSON.stringify` writes it. Measured over 20,000 items (bench data): 15 µs per item, against 21 µs
  * for `json_build_object` (which writes `"key" : value`) and 23 µs for `row_to_json` over named
  * columns (compact, but a sub-select per object).
  */
-import { type FieldNode, Kind, type SelectionSetNode } from 'graphql';
+import { type FieldNode, Kind, type OperationDefinitionNode, parse, type SelectionSetNode } from 'graphql';
+import { REST_ITEM_FIELDS } from './item-rest-fields.ts';
 
 /** A timestamp column as ISO 8601 UTC text with milliseconds, as the contract writes them (every SQL that writes one). */
 export const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -81,6 +85,8 @@ type Picks = Array<[key: string, field: string, picks?: Picks]>;
 
 /** A piece of the JSON text: a literal, or an SQL expression whose text is JSON. */
 type Part = { literal: string } | { sql: string };
+/** Where the value of the top-level key `hole` goes, left out (the kept item JSON's category). */
+type Hole = { hole: true };
 
 type MoneyAs = 'text' | 'float8';
 
@@ -103,13 +109,16 @@ function valueParts(field: Scalar, moneyAs: MoneyAs): Part[] {
   return [{ sql: nullable ? `COALESCE(${value}::text, 'null')` : value }];
 }
 
-function objectParts(fields: Fields, picks: Picks, moneyAs: MoneyAs): Part[] {
-  const parts: Part[] = [{ literal: '{' }];
+function objectParts(fields: Fields, picks: Picks, moneyAs: MoneyAs): Part[];
+function objectParts(fields: Fields, picks: Picks, moneyAs: MoneyAs, hole: string): Array<Part | Hole>;
+function objectParts(fields: Fields, picks: Picks, moneyAs: MoneyAs, hole?: string): Array<Part | Hole> {
+  const parts: Array<Part | Hole> = [{ literal: '{' }];
   picks.forEach(([key, name, sub], n) => {
     const field = fields[name];
     if (!field) throw new Error(`no SQL for the field \`${name}\``);
     parts.push({ literal: `${n ? ',' : ''}${JSON.stringify(key)}:` });
-    if ('sql' in field) parts.push(...valueParts(field, moneyAs));
+    if (key === hole) parts.push({ hole: true });
+    else if ('sql' in field) parts.push(...valueParts(field, moneyAs));
     else if (!field.from) parts.push(...objectParts(field.fields, sub ?? [], moneyAs));
     else {
       const list = jsonArray(concatOf(objectParts(field.fields, sub ?? [], moneyAs)), field.order!);
@@ -179,8 +188,106 @@ const selectionJson = (fields: Fields) => (field: FieldNode) => {
   return concatOf(objectParts(fields, picksOf(field.selectionSet), 'float8'));
 };
 
-/** An item as the selection `field` (of type Item) answers it, over `i` and `c`. */
-export const itemSelectionJson = selectionJson(ITEM);
+/** An item as the selection `field` (of type Item) answers it, built from its row, SKUs and images. */
+const builtItemSelectionJson = selectionJson(ITEM);
+
+/**
+ * Kept item JSON (prisma/migrations/20261211000000_kept_item_json; issue 35): the REST item selection
+ * (REST_ITEM_FIELDS: every REST item answer and the events' `data.item`) is written by PostgreSQL when
+ * the item, its SKUs or its images change, into `item_rest_json`, as the text before the category's
+ * value (`head`) and after it (`tail`); a read splices in the joined category (so a category rename
+ * touches no item) instead of building the item and its two subqueries (~15 µs of PostgreSQL a
+ * item, plus the subqueries). This is the one place that says which selection is kept.
+ */
+const restItemPicks = (): Picks => {
+  const operation = parse(`{ item { ${REST_ITEM_FIELDS} } }`).definitions[0] as OperationDefinitionNode;
+  return picksOf((operation.selectionSet.selections[0] as FieldNode).selectionSet!);
+};
+const REST_ITEM_PICKS = restItemPicks();
+const KEPT_HOLE = 'category';
+
+/** The REST item's JSON text before (`head`) and after (`tail`) its category's value, over `i` alone. */
+function keptParts(): { head: string; tail: string; category: string } {
+  const parts = objectParts(ITEM, REST_ITEM_PICKS, 'float8', KEPT_HOLE);
+  const at = parts.findIndex((p) => 'hole' in p);
+  const pick = REST_ITEM_PICKS.find(([key]) => key === KEPT_HOLE);
+  if (at < 0 || !pick || parts.findIndex((p, n) => n > at && 'hole' in p) >= 0)
+    throw new Error('the kept item JSON has one category');
+  return {
+    head: concatOf(parts.slice(0, at) as Part[]),
+    tail: concatOf(parts.slice(at + 1) as Part[]),
+    category: concatOf(objectParts(CATEGORY, pick[2] ?? [], 'float8')),
+  };
+}
+const KEPT = keptParts();
+
+/**
+ * The migration's functions that keep `item_rest_json` (prisma/migrations/20261211000000_kept_item_json
+ * holds this text exactly: test/db/kept-item-json.test.ts). A change of REST_ITEM_FIELDS or of the
+ * field table changes it, and needs a new migration that replaces the function and refreshes all rows.
+ *
+ * `item_rest_json_refresh(ids)`: writes the kept JSON of those items (NULL: of every item), returns
+ * how many rows it wrote. Their rows are locked first, in id order, and the JSON built after the wait,
+ * so two transactions changing one item's parts (different SKUs) cannot leave the one that committed
+ * first out. An unchanged text is not written again.
+ */
+export const KEPT_ITEM_JSON_FUNCTION = `CREATE FUNCTION "item_rest_json_refresh"(ids INTEGER[]) RETURNS integer LANGUAGE plpgsql
+  SET enable_seqscan = off AS $$
+DECLARE
+  written INTEGER;
+BEGIN
+  IF ids IS NULL THEN
+    -- Every item: a scan, not ~1,000,000 look-ups.
+    PERFORM set_config('enable_seqscan', 'on', true);
+    INSERT INTO "item_rest_json" AS j (item_id, head, tail)
+    SELECT i.id,
+           ${KEPT.head},
+           ${KEPT.tail}
+      FROM "items" i
+    ON CONFLICT (item_id) DO UPDATE SET head = EXCLUDED.head, tail = EXCLUDED.tail
+     WHERE (j.head, j.tail) IS DISTINCT FROM (EXCLUDED.head, EXCLUDED.tail);
+  ELSE
+    PERFORM 1 FROM "item_rest_json" WHERE item_id = ANY(ids) ORDER BY item_id FOR UPDATE;
+    INSERT INTO "item_rest_json" AS j (item_id, head, tail)
+    SELECT i.id,
+           ${KEPT.head},
+           ${KEPT.tail}
+      FROM "items" i WHERE i.id = ANY(ids) ORDER BY i.id
+    ON CONFLICT (item_id) DO UPDATE SET head = EXCLUDED.head, tail = EXCLUDED.tail
+     WHERE (j.head, j.tail) IS DISTINCT FROM (EXCLUDED.head, EXCLUDED.tail);
+  END IF;
+  GET DIAGNOSTICS written = ROW_COUNT;
+  RETURN written;
+END
+$$;`;
+
+/**
+ * The REST item over `i` and `c` as read: its kept text with the category spliced in — or, for an
+ * item without a kept row (none should be; a guard, never wrong), built.
+ */
+/** The REST item built from the row, SKUs and images, over `i` and `c`: what the kept JSON must equal (tests). */
+export const REST_ITEM_BUILT_JSON = concatOf(objectParts(ITEM, REST_ITEM_PICKS, 'float8'));
+
+/** The REST item from its kept row `j` (item_rest_json) and its category `c`. */
+export const restItemKeptJson = (j: string) => `concat(${j}.head, ${KEPT.category}, ${j}.tail)`;
+
+const KEPT_ITEM_READ = `COALESCE((SELECT ${restItemKeptJson('j')} FROM item_rest_json j WHERE j.item_id = i.id), ${REST_ITEM_BUILT_JSON})`;
+
+const samePicks = (a: Picks, b: Picks): boolean =>
+  a.length === b.length &&
+  a.every(
+    ([key, name, sub], n) =>
+      key === b[n]![0] && name === b[n]![1] && (sub && b[n]![2] ? samePicks(sub, b[n]![2]!) : sub === b[n]![2]),
+  );
+
+/**
+ * An item as the selection `field` (of type Item) answers it, over `i` and `c`: for the REST item
+ * selection, its kept JSON; for any other, built.
+ */
+export const itemSelectionJson = (field: FieldNode): string =>
+  field.selectionSet && samePicks(picksOf(field.selectionSet), REST_ITEM_PICKS)
+    ? KEPT_ITEM_READ
+    : builtItemSelectionJson(field);
 
 /** A category as the selection `field` (of type Category) answers it, over `c`. */
 export const categorySelectionJson = selectionJson(CATEGORY);

@@ -28,6 +28,7 @@ import {
 import { resetTotp } from '../accounts/admin-account.service.ts';
 import { apiKeyIdByPrefix, listApiKeys, revokeApiKey } from '../accounts/api-keys.service.ts';
 import { CATALOG_CHANNEL } from '../catalog/catalog-cache.ts';
+import { refreshAllItemJson } from '../catalog/item-rest-json.ts';
 import { AppError, validationFailed } from '../errors/app-error.ts';
 import type { Admin, ApiKey } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
@@ -306,6 +307,8 @@ async function run(ctx: RequestContext, args: Args, password: () => Promise<stri
     case 'reindex': {
       // Maintenance work: a batch of a large catalogue may take longer than a request's statement limit.
       const items = await reindexAll(maintenanceIndexerSql(ctx.db.sql));
+      // And every item's kept REST JSON, rewritten where it differs (catalog/item-rest-json.ts).
+      await refreshAllItemJson(maintenanceIndexerSql(ctx.db.sql));
       // As after any catalogue write: this process's cache at once, every other instance through the
       // notification (which arrives asynchronously, so it cannot stand in for the first).
       ctx.services.catalogCache.invalidate();

@@ -6,6 +6,7 @@
 
 import { type BootstrapResult, ensureBootstrapAdmin } from '../accounts/bootstrap-admin.ts';
 import { seedDemoCatalog } from '../catalog/demo-catalog.ts';
+import { keepMissingItemJson } from '../catalog/item-rest-json.ts';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
 import { applyMigrations, MigrationError, pendingMigrations, readMigrations } from '../db/migrate.ts';
@@ -30,6 +31,9 @@ export async function prepareDatabase(db: Database, config: Config, log: Logger)
   // start-up work, without the request statement limit (one batch of a large catalogue may take longer).
   const indexed = await indexMissing(maintenanceIndexerSql(db.sql));
   if (indexed) log.info({ items: indexed }, 'search documents written');
+  // Their kept REST JSON is written by triggers; only rows written with those off lack it.
+  const kept = await keepMissingItemJson(maintenanceIndexerSql(db.sql));
+  if (kept) log.info({ items: kept }, 'kept item JSON written');
   return admin;
 }
 
