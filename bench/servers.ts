@@ -121,22 +121,30 @@ export function usageMeter(servers: Server[], database?: string) {
   const peaks = new Map<number, number>();
   /** Per server: the peak of its whole tree's RSS (what counts for a server that is no cluster). */
   const treePeaks = servers.map(() => 0);
-  const sample = () => {
-    for (const [i, s] of servers.entries()) for (const pid of processTree(s.pid)) trees[i]!.add(pid);
+  /**
+   * Every 100 ms the processes already seen (their CPU and RSS: a few files); every second also a look
+   * for new ones (a replaced worker, a new backend: scans of all of /proc, ~15 ms). This runs in the load
+   * generator's process: scanning /proc at every sample stalled its event loop ~15 % of the time, and
+   * every answer arriving meanwhile counted the stall as latency.
+   */
+  let ticks = 0;
+  const sample = (discover: boolean) => {
+    if (discover) for (const [i, s] of servers.entries()) for (const pid of processTree(s.pid)) trees[i]!.add(pid);
     for (const [i, tree] of trees.entries()) {
       treePeaks[i] = Math.max(treePeaks[i]!, rssMb([...tree]));
       for (const pid of tree) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb([pid])));
     }
-    serverCpu.sample();
-    pgCpu.sample();
-    pgDatabaseCpu?.sample();
+    for (const meter of [serverCpu, pgCpu, pgDatabaseCpu]) {
+      if (discover) meter?.sample();
+      else meter?.sampleKnown();
+    }
   };
-  sample();
-  const timer = setInterval(sample, 100);
+  sample(true);
+  const timer = setInterval(() => sample(++ticks % 10 === 0), 100);
   return {
     stop() {
       clearInterval(timer);
-      sample();
+      sample(true);
       const peakOf = (pids: number[]) => Math.round(Math.max(0, ...pids.map((pid) => peaks.get(pid) ?? 0)));
       return {
         /** CPU in µs. */
