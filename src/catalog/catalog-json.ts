@@ -223,7 +223,7 @@ const KEPT = keptParts();
 
 /**
  * The migration's functions that keep `item_rest_json` (prisma/migrations/20261211000000_kept_item_json
- * holds this text exactly: test/db/kept-item-json.test.ts). A change of REST_ITEM_FIELDS or of the
+ * holds this text exactly: test/db/kept-item-json-migration.test.ts). A change of REST_ITEM_FIELDS or of the
  * field table changes it, and needs a new migration that replaces the function and refreshes all rows.
  *
  * `item_rest_json_refresh(ids)`: writes the kept JSON of those items (NULL: of every item), returns
@@ -231,6 +231,15 @@ const KEPT = keptParts();
  * so two transactions changing one item's parts (different SKUs) cannot leave the one that committed
  * first out. An unchanged text is not written again.
  */
+/** The upsert of the kept JSON of the items `FROM "items" i` (and what follows it) selects. */
+const keptUpsert = (from: string) => `INSERT INTO "item_rest_json" AS j (item_id, head, tail)
+    SELECT i.id,
+           ${KEPT.head},
+           ${KEPT.tail}
+      ${from}
+    ON CONFLICT (item_id) DO UPDATE SET head = EXCLUDED.head, tail = EXCLUDED.tail
+     WHERE (j.head, j.tail) IS DISTINCT FROM (EXCLUDED.head, EXCLUDED.tail);`;
+
 export const KEPT_ITEM_JSON_FUNCTION = `CREATE FUNCTION "item_rest_json_refresh"(ids INTEGER[]) RETURNS integer LANGUAGE plpgsql
   SET enable_seqscan = off AS $$
 DECLARE
@@ -239,38 +248,26 @@ BEGIN
   IF ids IS NULL THEN
     -- Every item: a scan, not ~1,000,000 look-ups.
     PERFORM set_config('enable_seqscan', 'on', true);
-    INSERT INTO "item_rest_json" AS j (item_id, head, tail)
-    SELECT i.id,
-           ${KEPT.head},
-           ${KEPT.tail}
-      FROM "items" i
-    ON CONFLICT (item_id) DO UPDATE SET head = EXCLUDED.head, tail = EXCLUDED.tail
-     WHERE (j.head, j.tail) IS DISTINCT FROM (EXCLUDED.head, EXCLUDED.tail);
+    ${keptUpsert('FROM "items" i')}
   ELSE
     PERFORM 1 FROM "item_rest_json" WHERE item_id = ANY(ids) ORDER BY item_id FOR UPDATE;
-    INSERT INTO "item_rest_json" AS j (item_id, head, tail)
-    SELECT i.id,
-           ${KEPT.head},
-           ${KEPT.tail}
-      FROM "items" i WHERE i.id = ANY(ids) ORDER BY i.id
-    ON CONFLICT (item_id) DO UPDATE SET head = EXCLUDED.head, tail = EXCLUDED.tail
-     WHERE (j.head, j.tail) IS DISTINCT FROM (EXCLUDED.head, EXCLUDED.tail);
+    ${keptUpsert('FROM "items" i WHERE i.id = ANY(ids) ORDER BY i.id')}
   END IF;
   GET DIAGNOSTICS written = ROW_COUNT;
   RETURN written;
 END
 $$;`;
 
-/**
- * The REST item over `i` and `c` as read: its kept text with the category spliced in — or, for an
- * item without a kept row (none should be; a guard, never wrong), built.
- */
 /** The REST item built from the row, SKUs and images, over `i` and `c`: what the kept JSON must equal (tests). */
 export const REST_ITEM_BUILT_JSON = concatOf(objectParts(ITEM, REST_ITEM_PICKS, 'float8'));
 
 /** The REST item from its kept row `j` (item_rest_json) and its category `c`. */
 export const restItemKeptJson = (j: string) => `concat(${j}.head, ${KEPT.category}, ${j}.tail)`;
 
+/**
+ * The REST item over `i` and `c` as read: its kept text with the category spliced in — or, for an
+ * item without a kept row (none should be; a guard, never wrong), built.
+ */
 const KEPT_ITEM_READ = `COALESCE((SELECT ${restItemKeptJson('j')} FROM item_rest_json j WHERE j.item_id = i.id), ${REST_ITEM_BUILT_JSON})`;
 
 const samePicks = (a: Picks, b: Picks): boolean =>
