@@ -221,6 +221,15 @@ function keptParts(): { head: string; tail: string; category: string } {
 }
 const KEPT = keptParts();
 
+/** The upsert of the kept JSON of the items `FROM "items" i` (and what follows it) selects. */
+const keptUpsert = (from: string) => `INSERT INTO "item_rest_json" AS j (item_id, head, tail)
+    SELECT i.id,
+           ${KEPT.head},
+           ${KEPT.tail}
+      ${from}
+    ON CONFLICT (item_id) DO UPDATE SET head = EXCLUDED.head, tail = EXCLUDED.tail
+     WHERE (j.head, j.tail) IS DISTINCT FROM (EXCLUDED.head, EXCLUDED.tail);`;
+
 /**
  * The migration's functions that keep `item_rest_json` (prisma/migrations/20261211000000_kept_item_json
  * holds this text exactly: test/db/kept-item-json-migration.test.ts). A change of REST_ITEM_FIELDS or of the
@@ -231,15 +240,6 @@ const KEPT = keptParts();
  * so two transactions changing one item's parts (different SKUs) cannot leave the one that committed
  * first out. An unchanged text is not written again.
  */
-/** The upsert of the kept JSON of the items `FROM "items" i` (and what follows it) selects. */
-const keptUpsert = (from: string) => `INSERT INTO "item_rest_json" AS j (item_id, head, tail)
-    SELECT i.id,
-           ${KEPT.head},
-           ${KEPT.tail}
-      ${from}
-    ON CONFLICT (item_id) DO UPDATE SET head = EXCLUDED.head, tail = EXCLUDED.tail
-     WHERE (j.head, j.tail) IS DISTINCT FROM (EXCLUDED.head, EXCLUDED.tail);`;
-
 export const KEPT_ITEM_JSON_FUNCTION = `CREATE FUNCTION "item_rest_json_refresh"(ids INTEGER[]) RETURNS integer LANGUAGE plpgsql
   SET enable_seqscan = off AS $$
 DECLARE
