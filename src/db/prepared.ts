@@ -6,7 +6,10 @@
  *
  * Only statements whose best plan does not depend on their values are marked (an id, a token with
  * its ordered index, no parameter at all): after five executions PostgreSQL may keep one generic
- * plan for all values. Behind PgBouncer in transaction mode this needs PgBouncer 1.21 or later with
+ * plan for all values — if that plan's estimate is not above the custom plans' (a page's LIMIT given
+ * as a parameter made it ~20 times higher, and every execution was planned again:
+ * catalog/item.repository.ts pageWindow; pg_stat_statements' `plans` column tells). Behind PgBouncer
+ * in transaction mode this needs PgBouncer 1.21 or later with
  * `max_prepared_statements` above 0 (docs/operations.md, Deployment).
  */
 import { createHash } from 'node:crypto';

@@ -21,9 +21,9 @@
  */
 import damerauLevenshtein from 'damerau-levenshtein';
 import type { SqlReader } from '../db/database.ts';
+import { GenerationKept, type Generations } from './generation-kept.ts';
 import type { KeywordSearch, Spelling } from './keyword.ts';
 import { syllablesOf } from './segmenter.ts';
-import { type Generations, UNHEARD_MS } from './synonym-index.ts';
 
 /** A word the typo rules may forgive: letters a-z only (no digits: numbers and SKU codes match as typed). */
 const LETTERS = /^[a-z]+$/;
@@ -302,25 +302,21 @@ export function forgive(search: KeywordSearch, answers: VocabularyAnswers): Keyw
 /**
  * Forgives keywords against the vocabulary of the catalogue generation they are searched in: kept
  * while the generation lasts (a catalogue write changes it, on every instance within §7.6's bound) —
- * and, where changes cannot be heard (cache off), for UNHEARD_MS at most, as the synonym groups are.
+ * and, where changes cannot be heard (cache off), for UNHEARD_MS at most, as the synonym groups are
+ * (generation-kept.ts, which also shares a read under way among the searches waiting for it).
  */
 export class ForgivingCache {
-  /** Per compiled keyword (kept by keyword.ts's compiledKeyword): its forgiven form, and when it was read. */
-  #kept = new WeakMap<KeywordSearch, { generation: number; readAt: number; search: KeywordSearch }>();
+  /** Per compiled keyword (kept by keyword.ts's compiledKeyword): its forgiven form. */
+  readonly #kept: GenerationKept<KeywordSearch, KeywordSearch>;
 
-  constructor(private readonly generations: Generations) {}
+  constructor(generations: Generations) {
+    this.#kept = new GenerationKept(generations);
+  }
 
   async forgive(sql: SqlReader, search: KeywordSearch): Promise<KeywordSearch> {
-    const { enabled, generation } = this.generations;
-    const kept = this.#kept.get(search);
-    const fresh = enabled || performance.now() - (kept?.readAt ?? Number.NEGATIVE_INFINITY) < UNHEARD_MS;
-    if (kept?.generation === generation && fresh) return kept.search;
-    const questions = questionsOf(search);
-    if (!hasQuestions(questions)) return search;
-    const readAt = performance.now();
-    const forgivenSearch = forgive(search, await askVocabulary(sql, questions));
-    // Under the generation the read began in: a write during the read makes the next search ask again.
-    this.#kept.set(search, { generation, readAt, search: forgivenSearch });
-    return forgivenSearch;
+    return this.#kept.get(search, async () => {
+      const questions = questionsOf(search);
+      return hasQuestions(questions) ? forgive(search, await askVocabulary(sql, questions)) : search;
+    });
   }
 }

@@ -3,7 +3,7 @@
  * planned once per connection. On PostgreSQL the session's `pg_prepared_statements` shows which.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCategory, makeItem } from '../helpers/catalog.ts';
+import { makeBulkItems, makeCategory, makeItem } from '../helpers/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { openTestDatabase, TEST_DB } from '../helpers/test-database.ts';
 
@@ -53,6 +53,35 @@ describe.skipIf(TEST_DB !== 'postgres')('prepared statements', () => {
       // A category's best plan depends on its size: never one plan for all.
       expect((await app.request(`/api/v1/items?category_id=${(await makeCategory(app)).id}`)).status).toBe(200);
       expect(await prepared(app.db.sql)).toEqual(before);
+    });
+  });
+  describe('a large catalogue, through the HTTP server', () => {
+    let app: TestApp;
+    beforeAll(async () => {
+      app = await startTestApp({ CATALOG_CACHE_MB: '0' }, { poolSize: 1 });
+      await makeBulkItems(app, (await makeCategory(app)).id, 1_000, 'Plan lamp');
+      await app.db.sql.exec('ANALYZE items');
+    });
+    afterAll(() => app.close());
+
+    it('when a page of a large catalogue is read again and again, then PostgreSQL keeps one generic plan for it instead of planning each time', async () => {
+      // A page's LIMIT as a parameter made the generic plan look ~20 times costlier than a custom one
+      // once a tenth of the rows (PostgreSQL's guess for a LIMIT it cannot see) exceeds a page, so
+      // every execution was planned again (catalog/item.repository.ts pageWindow).
+      for (let round = 0; round < 12; round++) {
+        expect((await app.request(`/api/v1/items?page=${1 + (round % 3)}`)).status).toBe(200);
+        expect((await app.request('/api/v1/items?keyword=lamp')).status).toBe(200);
+      }
+      const plans = await app.db.sql.query<{ statement: string; generic_plans: string; custom_plans: string }>(
+        'SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements',
+      );
+      const pages = plans.filter((p) => p.statement.includes('LIMIT $1'));
+      expect(pages.map((p) => p.statement.includes('search_postings')).sort()).toEqual([false, true]);
+      for (const page of pages) {
+        // Five custom plans first (PostgreSQL's rule), then the generic one on every execution.
+        expect(Number(page.custom_plans)).toBeLessThanOrEqual(5);
+        expect(Number(page.generic_plans)).toBeGreaterThanOrEqual(7);
+      }
     });
   });
 });

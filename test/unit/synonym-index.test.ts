@@ -1,7 +1,8 @@
 /** The synonym groups kept between searches (src/search/synonym-index.ts). */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SqlReader } from '../../src/db/database.ts';
-import { SynonymIndexCache, UNHEARD_MS } from '../../src/search/synonym-index.ts';
+import { UNHEARD_MS } from '../../src/search/generation-kept.ts';
+import { SynonymIndexCache } from '../../src/search/synonym-index.ts';
 
 function countingReader(groups: string[][]) {
   const reader = {
