@@ -19,6 +19,7 @@ import type { Logger } from './logger.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { ForgivingCache } from './search/forgiving.ts';
 import { createSearchSlots, type SearchSlots } from './search/search-slots.ts';
+import { SuggestionCategories } from './search/suggestions.ts';
 import { SynonymIndexCache } from './search/synonym-index.ts';
 
 /** Logins that may wait for a hashing slot, per slot; beyond that a burst is refused with 429. */
@@ -41,6 +42,8 @@ export interface Services {
   readonly synonyms: SynonymIndexCache;
   /** Forgiving search's spellings of a keyword (contract §9.6), kept per catalogue generation. */
   readonly forgiving: ForgivingCache;
+  /** The categories suggestions match against (contract §9.3), kept per catalogue generation. */
+  readonly suggestionCategories: SuggestionCategories;
   /** This process's Prometheus metrics (observability/metrics.ts). */
   readonly metrics: Metrics;
   /** Bounds the facet counts and spec-filtered lists each client runs at once (search/search-slots.ts). */
@@ -113,6 +116,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     catalogCache,
     synonyms: new SynonymIndexCache(catalogCache),
     forgiving: new ForgivingCache(catalogCache),
+    suggestionCategories: new SuggestionCategories(catalogCache),
     metrics,
     searchSlots: createSearchSlots(config.searchConcurrencyPerClient),
     jobs,

@@ -48,4 +48,5 @@ export const suggestionsFor = (
 ): Promise<Suggestion[]> =>
   findSuggestions(ctx.catalogReads, args.q, args.limit ?? DEFAULT_SUGGESTIONS, {
     forgive: (search) => ctx.services.forgiving.forgive(ctx.catalogReads, search),
+    categories: () => ctx.services.suggestionCategories.get(ctx.catalogReads),
   });

@@ -455,6 +455,43 @@ describe('suggestions (contract §9.3)', () => {
     expect(res.headers.get('etag')).toMatch(/^"/);
   });
 
+  it.each([
+    ['on', {}],
+    ['off', { CATALOG_CACHE_MB: '0' }],
+  ])(
+    'when a category is created or renamed (the cache %s), then the next suggestion on the instance shows it',
+    async (_label, env) => {
+      // The categories are kept between suggestions (suggestions.ts SuggestionCategories): a write must
+      // end what was kept at once, not after the 500 ms kept where changes go unheard.
+      const own = await startTestApp(env);
+      try {
+        const token = await loginAsAdmin(own);
+        const texts = async (q: string) =>
+          (await own.request(`/api/v1/search/suggestions?q=${encodeURIComponent(q)}`)).body.suggestions.map(
+            (s: { text: string }) => s.text,
+          );
+        expect(await texts('zephyr')).toEqual([]);
+        const made = await own.graphql(
+          'mutation ($input: CategoryInput!) { createCategory(input: $input) { id } }',
+          { input: { name: 'Zephyr tents' } },
+          { token },
+        );
+        expect(made.body.errors).toBeUndefined();
+        expect(await texts('zephyr')).toEqual(['Zephyr tents']);
+        const renamed = await own.graphql(
+          'mutation ($id: Int!, $input: CategoryInput!) { updateCategory(id: $id, input: $input) { id } }',
+          { id: made.body.data.createCategory.id, input: { name: 'Zenith tents' } },
+          { token },
+        );
+        expect(renamed.body.errors).toBeUndefined();
+        expect(await texts('zephyr')).toEqual([]);
+        expect(await texts('zenith')).toEqual(['Zenith tents']);
+      } finally {
+        await own.close();
+      }
+    },
+  );
+
   it('when q or limit break the rules, then 400 VALIDATION_FAILED naming them', async () => {
     for (const [query, field] of [
       [{ q: '   ' }, 'q'],
