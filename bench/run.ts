@@ -171,18 +171,39 @@ const HELP = `npm run bench [-- options]   (docs/performance.md)
   --million        the search scenarios alone on 1,000,000 items → latest-1m.json
   --transfer       import and export alone (--no-embedded: without the embedded import; BENCH_TRANSFER_ITEMS=N) → latest-transfer.json
   --webhooks[=N]   mixed, then mixed_webhooks with N webhooks (default 3) on a local receiver, 20,000 items → latest-webhooks.json
+                   (--turns: then mixed_webhooks_2 and mixed_2 — A B B A — and the two sides' ratios)
                    (--quick --webhooks: 2,000 items, 2 s each → latest-webhooks-quick.json)
   BENCH_DATABASE_URL   the bench database (default postgresql://postgres@127.0.0.1:5432/shop_bench…)
   BENCH_RESULTS_FILE   where to write the result instead
   BENCH_MIXED_WRITE_EVERY_MS   mixed's writer pace (default 50 ms: 20 writes a second)`;
 
-/** `mixed`, then `mixed_webhooks` right after it (the same sitting: its writes' reference). */
+/**
+ * `--webhooks --turns`: the pair, then again in the other order — mixed, mixed_webhooks,
+ * mixed_webhooks_2, mixed_2 (A B B A) — so that a drift of the machine during the run weighs on both
+ * sides alike: in one pair the webhooks' phase always runs second, and a second plain `mixed` served 19 %
+ * fewer reads than an identical first one (docs/performance.md, "A slower machine").
+ */
+const turns = process.argv.includes('--turns');
+
+/** `mixed`, then `mixed_webhooks` right after it (the same sitting: its writes' reference); `--turns`: A B B A. */
 async function mixedPair(detailHot: Requests, heat: number[], hooks: number): Promise<Scenario[]> {
-  log('mixed (cache on, two instances, an admin writing every 50 ms)');
+  const pace = process.env.BENCH_MIXED_WRITE_EVERY_MS ?? '50';
+  log(`mixed (cache on, two instances, an admin writing every ${pace} ms)`);
   const mixed = await mixedScenario(benchUrl, detailHot, heat, timing);
   log(`mixed_webhooks (mixed again, ${hooks} webhooks on a local receiver)`);
   const withHooks = await mixedWebhooksScenario(benchUrl, detailHot, heat, timing, hooks, mixed);
-  return [mixed, withHooks];
+  if (!turns) return [mixed, withHooks];
+  log('mixed_webhooks again, then mixed again (A B B A)');
+  const withHooks2 = await mixedWebhooksScenario(benchUrl, detailHot, heat, timing, hooks, mixed);
+  const mixed2 = await mixedScenario(benchUrl, detailHot, heat, timing);
+  // Each side's two phases averaged; the webhooks' over the plain.
+  const sides = (pick: (s: LoadScenario) => number) =>
+    ((pick(withHooks) + pick(withHooks2)) / (pick(mixed) + pick(mixed2))).toFixed(3);
+  log(
+    `A B B A, with ÷ without webhooks: writes p50 ${sides((s) => s.writes!.p50_ms)}, p99 ${sides((s) => s.writes!.p99_ms)}; ` +
+      `reads/s ${sides((s) => s.service.ok_rps)}`,
+  );
+  return [mixed, withHooks, { ...withHooks2, name: 'mixed_webhooks_2' }, { ...mixed2, name: 'mixed_2' }];
 }
 
 async function main(): Promise<void> {
