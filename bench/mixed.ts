@@ -17,7 +17,7 @@ import type { InstanceStaleness, StalenessJob, StalenessResult } from './stalene
  * BENCH_MIXED_WRITE_EVERY_MS: another writer's pace, to see a figure with the writes below the
  * machine's write capacity (docs/performance.md, issue 38); the results record the pace used.
  */
-const WRITE_EVERY_MS = Number(process.env.BENCH_MIXED_WRITE_EVERY_MS ?? 50);
+export const WRITE_EVERY_MS = Number(process.env.BENCH_MIXED_WRITE_EVERY_MS ?? 50);
 if (!(WRITE_EVERY_MS > 0)) throw new Error('BENCH_MIXED_WRITE_EVERY_MS: a number of milliseconds > 0');
 const POLL_MS = 10;
 const GIVE_UP_MS = 10_000;

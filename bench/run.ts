@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { ensureBenchCustomer, maintenanceUrl, prepareBenchData } from './data.ts';
 import { CONNECTIONS, LOGIN_CONNECTIONS, measure, measureInTurns, type Timing } from './load.ts';
-import { mixedScenario } from './mixed.ts';
+import { mixedScenario, WRITE_EVERY_MS } from './mixed.ts';
 import { mixedWebhooksScenario } from './mixed-webhooks.ts';
 import { relevanceScore } from './relevance.ts';
 import {
@@ -187,8 +187,7 @@ const turns = process.argv.includes('--turns');
 
 /** `mixed`, then `mixed_webhooks` right after it (the same sitting: its writes' reference); `--turns`: A B B A. */
 async function mixedPair(detailHot: Requests, heat: number[], hooks: number): Promise<Scenario[]> {
-  const pace = process.env.BENCH_MIXED_WRITE_EVERY_MS ?? '50';
-  log(`mixed (cache on, two instances, an admin writing every ${pace} ms)`);
+  log(`mixed (cache on, two instances, an admin writing every ${WRITE_EVERY_MS} ms)`);
   const mixed = await mixedScenario(benchUrl, detailHot, heat, timing);
   log(`mixed_webhooks (mixed again, ${hooks} webhooks on a local receiver)`);
   const withHooks = await mixedWebhooksScenario(benchUrl, detailHot, heat, timing, hooks, mixed);

@@ -1,8 +1,8 @@
 /**
  * What a search reads of the catalogue besides its matches — the synonym groups (synonym-index.ts), a
- * keyword's forgiven form (forgiving.ts) — kept per key under the catalogue generation it was read in:
- * a catalogue write changes the generation, on every instance within §7.6's bound, and the next search
- * reads again. Where changes cannot be heard (the answer cache off), a value is kept for UNHEARD_MS at
+ * keyword's forgiven form (forgiving.ts), the categories suggestions match (suggestions.ts) — kept per
+ * key under the catalogue generation it was read in: a catalogue write changes the generation, on every
+ * instance within §7.6's bound, and the next search reads again. Where changes cannot be heard (the answer cache off), a value is kept for UNHEARD_MS at
  * most, so a change made elsewhere shows within §7.6's 1 s, and a change made here at once.
  *
  * A read under way is shared: the searches that find the value missing or stale while it is being read
