@@ -5,10 +5,10 @@
  * write cannot forget its entry. Refused writes throw before commit and leave no entry.
  */
 import { actorLabel } from '../auth/request-auth.ts';
-import { appendEvents, type PendingEvent } from '../events/event-log.ts';
+import { appendEvents, type PendingEvent, type TxStatement } from '../events/event-log.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
-import { type AuditRecord, auditRow } from './audit-log.ts';
+import { type AuditRecord, auditInsertSql, auditRow, auditRowsJson } from './audit-log.ts';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -47,9 +47,15 @@ export async function adminWrite<T>(
       (event) => events.push(event),
     );
     if (records.length === 0) throw new Error('An admin write recorded no audit entry (audit/admin-write.ts).');
-    await tx.auditEntry.createMany({ data: records.map((record) => auditRow(ctx, actor, record)) });
-    // Last: the events' counter lock is held from here to the commit (events/event-log.ts).
-    await appendEvents((text, params) => tx.$executeRawUnsafe(text, ...params), actor, events);
+    const entries = auditRowsJson(
+      records.map((record) => auditRow(ctx, actor, record)),
+      new Date(),
+    );
+    // Last: the events' counter lock is held from here to the commit (events/event-log.ts). The audit
+    // entries ride in the events' statement: one round trip fewer while the write holds its locks.
+    const run: TxStatement = (text, params) => tx.$executeRawUnsafe(text, ...params);
+    if (events.length === 0) await run(auditInsertSql(1), [entries]);
+    else await appendEvents(run, actor, events, { sql: auditInsertSql(7), param: entries });
     return written;
   });
   for (const { action, target } of records) {

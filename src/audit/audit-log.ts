@@ -86,3 +86,19 @@ export function auditRow(origin: AuditOrigin, actor: Actor, record: AuditRecord)
     ip: origin.clientIp,
   };
 }
+
+/**
+ * The statement that inserts entries (rows from auditRow, at one time), their values in ONE parameter
+ * `$<param>` (auditRowsJson): a write runs it as a part of its events' statement (audit/admin-write.ts),
+ * so the entries and events of a change cost one round trip.
+ */
+export const auditInsertSql = (param: number) => `INSERT INTO audit_log
+    (at, actor_type, actor_id, actor_name, action, target_type, target_id, changes, request_id, ip)
+  SELECT r.at, r."actorType", r."actorId", r."actorName", r.action, r."targetType", r."targetId", r.changes,
+         r."requestId", r.ip
+    FROM json_to_recordset($${param}::json) AS r(at timestamptz, "actorType" text, "actorId" int, "actorName" text,
+         action text, "targetType" text, "targetId" int, changes jsonb, "requestId" text, ip text)`;
+
+/** auditInsertSql's parameter: the rows, each with the time `at`. */
+export const auditRowsJson = (rows: Prisma.AuditEntryCreateManyInput[], at: Date) =>
+  JSON.stringify(rows.map((row) => ({ ...row, at: at.toISOString() })));

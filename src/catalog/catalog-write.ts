@@ -14,6 +14,7 @@ import type { EventType } from '../events/event-log.ts';
 import type { RequestContext } from '../request-context.ts';
 import { indexCategoryTree, indexItems } from '../search/documents.ts';
 import { visibleNow } from '../search/visibility.ts';
+import { isoSql } from './catalog-json.ts';
 
 export { inTransaction, type Tx };
 
@@ -35,35 +36,31 @@ export interface CatalogWriteSpec<T> {
   expectedVersion?: number;
 }
 
+/**
+ * An item's audited fields in ONE statement, as JSON text — its SKUs and images aggregated, money as a
+ * JSON number exact to the cent, times as JSON writes a Date (what Prisma's include read in three
+ * statements, compared as JSON by changesBetween). A write reads it twice while it holds the catalogue
+ * writes' lock, each statement a round trip through a possibly busy event loop: fewer statements, a
+ * shorter hold (docs/performance.md, "The catalogue lock's hold").
+ */
+const ITEM_SNAPSHOT = `SELECT json_build_object(
+    'name', i.name, 'description', i.description, 'categoryId', i.category_id, 'price', i.price,
+    'stock', i.stock, 'status', i.status, 'publishAt', ${isoSql('i.publish_at')},
+    'unpublishAt', ${isoSql('i.unpublish_at')}, 'handle', i.handle,
+    -- Not an audited field: read here so an update learns its visibility before and after for free.
+    'visible', i.visible,
+    'skus', COALESCE((SELECT json_agg(json_build_object('skuCode', s.sku_code, 'specs', s.specs, 'price', s.price,
+                                                        'stock', s.stock) ORDER BY s.id)
+                        FROM skus s WHERE s.item_id = i.id), '[]'),
+    'images', COALESCE((SELECT json_agg(json_build_object('url', m.url, 'sortOrder', m.sort_order) ORDER BY m.id)
+                          FROM item_images m WHERE m.item_id = i.id), '[]'))::text AS snapshot
+  FROM items i WHERE i.id = $1`;
+
 /** Each target's fields as its audit entry shows them (null: no such row). */
 const SNAPSHOTS: Record<CatalogTarget, (tx: Tx, id: number) => Promise<Record<string, unknown> | null>> = {
   item: async (tx, id) => {
-    const item = await tx.item.findUnique({
-      where: { id },
-      select: {
-        name: true,
-        description: true,
-        categoryId: true,
-        price: true,
-        stock: true,
-        status: true,
-        publishAt: true,
-        unpublishAt: true,
-        handle: true,
-        // Not an audited field: read here so an update learns its visibility before and after for free.
-        visible: true,
-        skus: { select: { skuCode: true, specs: true, price: true, stock: true }, orderBy: { id: 'asc' } },
-        images: { select: { url: true, sortOrder: true }, orderBy: { id: 'asc' } },
-      },
-    });
-    // Money as the API shows it: a JSON number, exact to the cent.
-    return (
-      item && {
-        ...item,
-        price: item.price.toNumber(),
-        skus: item.skus.map((sku) => ({ ...sku, price: sku.price.toNumber() })),
-      }
-    );
+    const [row] = await tx.$queryRawUnsafe<Array<{ snapshot: string }>>(ITEM_SNAPSHOT, id);
+    return row ? (JSON.parse(row.snapshot) as Record<string, unknown>) : null;
   },
   category: (tx, id) =>
     tx.category.findUnique({ where: { id }, select: { name: true, parentId: true, sortOrder: true } }),

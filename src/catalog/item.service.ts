@@ -161,6 +161,9 @@ const CREATED = { action: 'item.create', idOf: (id: number) => id, search: (id: 
 const UPDATED = { action: 'item.update', idOf: (id: number) => id, search: (id: number) => ({ item: id }) } as const;
 const DELETED = { action: 'item.delete', idOf: (id: number) => id } as const;
 
+const readPriceAndSchedule = (tx: Tx, id: number) =>
+  tx.item.findUnique({ where: { id }, select: { price: true, publishAt: true, unpublishAt: true } });
+
 /**
  * Changes the given fields; `skus` / `images` replace the whole set. One transaction. With
  * `expectedVersion`, only while the item is at that version (else VERSION_CONFLICT, catalog-write.ts).
@@ -173,24 +176,34 @@ export async function updateItem(
 ): Promise<number> {
   try {
     return await catalogWrite(ctx, { ...UPDATED, id, expectedVersion }, async (tx) => {
-      const current = await tx.item.findUnique({
-        where: { id },
-        select: { price: true, publishAt: true, unpublishAt: true },
-      });
-      if (!current) throw notFound('item');
-      // The schedule as it will be: a side not given keeps the stored value.
-      const schedule = scheduleError(
-        input.publishAt === undefined ? current.publishAt : input.publishAt,
-        input.unpublishAt === undefined ? current.unpublishAt : input.unpublishAt,
-      );
-      if (schedule) throw validationFailed([schedule]);
+      // The stored schedule and price, read only when the input needs them: a plain edit — a name, a
+      // stock — reads nothing here, one statement fewer under the catalogue writes' lock. (The item
+      // exists: its version was claimed first.)
+      let stored: Awaited<ReturnType<typeof readPriceAndSchedule>> = null;
+      const current = async () => {
+        stored ??= await readPriceAndSchedule(tx, id);
+        if (!stored) throw notFound('item');
+        return stored;
+      };
+      if (input.publishAt !== undefined || input.unpublishAt !== undefined) {
+        const { publishAt, unpublishAt } = await current();
+        // The schedule as it will be: a side not given keeps the stored value.
+        const schedule = scheduleError(
+          input.publishAt === undefined ? publishAt : input.publishAt,
+          input.unpublishAt === undefined ? unpublishAt : input.unpublishAt,
+        );
+        if (schedule) throw validationFailed([schedule]);
+      }
       if (input.categoryId !== undefined) await assertCategoryExists(tx, input.categoryId);
       if (input.handle !== undefined) await assertHandleFree(tx, input.handle, id);
       if (input.skus) {
         await tx.sku.deleteMany({ where: { itemId: id } });
         // A SKU without a price takes the item's (new or current) price.
         await tx.sku.createMany({
-          data: skuRows(input.skus, input.price ?? current.price.toFixed(2)).map((s) => ({ ...s, itemId: id })),
+          data: skuRows(input.skus, input.price ?? (await current()).price.toFixed(2)).map((s) => ({
+            ...s,
+            itemId: id,
+          })),
         });
       }
       if (input.images) {

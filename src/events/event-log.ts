@@ -52,8 +52,9 @@ const CATEGORY_JSON = categorySelectionJson(
   selectionOf('{ category { id name parent_id: parentId sort_order: sortOrder } }'),
 );
 
-const APPEND = `
-WITH e AS (
+/** `WITH` the statement's own part (a data-modifying one: the change's audit entries), then the events'. */
+const append = (also?: string) => `
+WITH ${also ? `also AS (${also}), ` : ''}e AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[]) WITH ORDINALITY
     AS e(id, type, item_id, category_id, data, n)
 ), counter AS (
@@ -68,23 +69,32 @@ SELECT counter.last - (SELECT count(*) FROM e) + e.n, e.id, e.type, clock_timest
   )::json
 FROM e, counter
 ORDER BY e.n`;
+const APPEND = append();
 
 /** An event's id: `evt_` and 16 random bytes in hex, unique without asking the database. */
 export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
 
 /**
  * Appends `events` in the running transaction: call it LAST before commit (its counter lock is held
- * until then; anything after it lengthens the time other writers queue behind this one).
+ * until then; anything after it lengthens the time other writers queue behind this one). `also`: a
+ * data-modifying statement of the change run in the same statement (its audit entries), its one
+ * parameter `$7`.
  */
-export async function appendEvents(run: TxStatement, actor: EventActor, events: PendingEvent[]): Promise<void> {
+export async function appendEvents(
+  run: TxStatement,
+  actor: EventActor,
+  events: PendingEvent[],
+  also?: { sql: string; param: unknown },
+): Promise<void> {
   if (events.length === 0) return;
   const column = <T>(pick: (event: PendingEvent) => T | undefined) => events.map((event) => pick(event) ?? null);
-  await run(APPEND, [
+  await run(also ? append(also.sql) : APPEND, [
     events.map(newEventId),
     column((event) => event.type),
     column((event) => ('item' in event ? event.item : undefined)),
     column((event) => ('category' in event ? event.category : undefined)),
     column((event) => ('data' in event ? JSON.stringify(event.data) : undefined)),
     actor && JSON.stringify({ type: actor.type, id: actor.id, name: actor.name }),
+    ...(also ? [also.param] : []),
   ]);
 }
