@@ -66,8 +66,8 @@ const DOCUMENT_COLUMNS = [
 ];
 
 /**
- * A chunk's documents upserted and its postings brought to what they should be: statements one after
- * another. Only what changed is written — a document whose text is the same stays as it is, and of an
+ * A chunk's documents upserted and its postings brought to what they should be, in one statement.
+ * Only what changed is written — a document whose text is the same stays as it is, and of an
  * item's ~100 postings only those whose token came or went, or whose tier or `in_name` moved — so an
  * edit that changes no word (a price, a stock, a status) moves no posting, and the statement triggers
  * kept on these tables (the token counts, the forgiving search's words) count only that churn.
@@ -78,63 +78,64 @@ async function writeChunk(
   columns: { item: number[]; token: string[]; tier: number[]; inName: boolean[] },
   existing: number[],
 ): Promise<void> {
-  // One statement per chunk: the rows travel as JSON in the table's own column names.
-  await sql.$executeRawUnsafe(
-    `INSERT INTO item_search_documents
-     SELECT * FROM json_populate_recordset(NULL::item_search_documents, $1::json)
+  // ONE statement per chunk (each statement is a round trip, made while a catalogue write holds its
+  // lock): the documents upserted, the postings that went deleted and the new or moved ones written, as
+  // parts of one WITH. Their keys never meet — a posting deleted is one whose token is not in the new
+  // set, one written is in it — and every part reads the statement's one snapshot, as the three
+  // statements read the same rows one after another. The tables' statement triggers (token counts,
+  // facet counts, forgiving search's words) each see their table's rows of the whole statement.
+  //
+  // The documents travel as JSON in the table's own column names. The one-word index as arrays, one
+  // element per posting. An item's `created_at` and `visible` are the same on each of its ~100
+  // postings: the insert takes them from the item's row rather than from a copy per posting sent over
+  // the wire and parsed again. The postings have no foreign key (it checked each one): the items' rows
+  // are locked here instead, once each, so an item deleted meanwhile either waits for this transaction
+  // (and its trigger then deletes these postings) or is gone and gets none (migration
+  // 20261207000000_postings_item_lock).
+  const documentsUpserted = `d AS (INSERT INTO item_search_documents
+     SELECT * FROM json_populate_recordset(NULL::item_search_documents, $6::json)
      ON CONFLICT (item_id) DO UPDATE SET ${DOCUMENT_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
      WHERE (${DOCUMENT_COLUMNS.map((c) => `item_search_documents.${c}`).join(', ')})
-           IS DISTINCT FROM (${DOCUMENT_COLUMNS.map((c) => `EXCLUDED.${c}`).join(', ')})`,
-    JSON.stringify(documents.map(asColumns)),
-  );
-  // The one-word index (arrays, one element per posting). An item's `created_at` and `visible` are
-  // the same on each of its ~100 postings: the insert takes them from the item's row rather than from
-  // a copy per posting sent over the wire and parsed again. The postings have no foreign key (it
-  // checked each one): the items' rows are locked here instead, once each, so an item deleted
-  // meanwhile either waits for this transaction (and its trigger then deletes these postings) or is
-  // gone and gets none (migration 20261207000000_postings_item_lock).
+           IS DISTINCT FROM (${DOCUMENT_COLUMNS.map((c) => `EXCLUDED.${c}`).join(', ')}))`;
   const postings = 'unnest($2::int[], $3::text[], $4::smallint[], $5::boolean[]) AS p(item_id, token, tier, in_name)';
   const items = 'i AS MATERIALIZED (SELECT id, created_at, visible FROM items WHERE id = ANY($1::int[]) FOR KEY SHARE)';
   const ids = documents.map((d) => d.itemId);
+  const params = [
+    ids,
+    columns.item,
+    columns.token,
+    columns.tier,
+    columns.inName,
+    JSON.stringify(documents.map(asColumns)),
+  ];
   if (existing.length === 0) {
     // New items (an import's): nothing to compare with.
     await sql.$executeRawUnsafe(
-      `WITH ${items}
+      `WITH ${documentsUpserted}, ${items}
        INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
        SELECT p.item_id, p.token, p.tier, p.in_name, i.created_at, i.visible FROM ${postings} JOIN i ON i.id = p.item_id`,
-      ids,
-      columns.item,
-      columns.token,
-      columns.tier,
-      columns.inName,
+      ...params,
     );
     return;
   }
   // Items that may have postings: the diff. Tokens they no longer have go; new ones come, and those
-  // whose tier or in_name moved are updated in place (the same statement: ON CONFLICT) — the rest are
-  // not written at all (not even locked).
+  // whose tier or in_name moved are updated in place (ON CONFLICT) — the rest are not written at all
+  // (not even locked).
   await sql.$executeRawUnsafe(
-    `DELETE FROM search_postings o
-      WHERE o.item_id = ANY($1::int[])
-        AND NOT EXISTS (SELECT 1 FROM unnest($2::int[], $3::text[]) AS p(item_id, token)
-                         WHERE p.item_id = o.item_id AND p.token = o.token)`,
-    existing,
-    columns.item,
-    columns.token,
-  );
-  await sql.$executeRawUnsafe(
-    `WITH ${items}
+    `WITH ${documentsUpserted},
+     gone AS (DELETE FROM search_postings o
+               WHERE o.item_id = ANY($7::int[])
+                 AND NOT EXISTS (SELECT 1 FROM unnest($2::int[], $3::text[]) AS p(item_id, token)
+                                  WHERE p.item_id = o.item_id AND p.token = o.token)),
+     ${items}
      INSERT INTO search_postings (item_id, token, tier, in_name, created_at, visible)
      SELECT p.item_id, p.token, p.tier, p.in_name, i.created_at, i.visible
        FROM ${postings} JOIN i ON i.id = p.item_id
        LEFT JOIN search_postings o ON o.item_id = p.item_id AND o.token = p.token
       WHERE o.item_id IS NULL OR o.tier <> p.tier OR o.in_name <> p.in_name
      ON CONFLICT (item_id, token) DO UPDATE SET tier = EXCLUDED.tier, in_name = EXCLUDED.in_name`,
-    ids,
-    columns.item,
-    columns.token,
-    columns.tier,
-    columns.inName,
+    ...params,
+    existing,
   );
 }
 
