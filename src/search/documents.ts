@@ -8,7 +8,7 @@ import { cooperative } from '../process/cooperative.ts';
 import { buildDocument, type DocumentSource, type SearchDocument } from './document.ts';
 import type { IndexerSql } from './indexer-sql.ts';
 import { postingsOf } from './postings.ts';
-import { summariseSpecs } from './spec-summary.ts';
+import { summariseSpecsThen } from './spec-summary.ts';
 
 /** Items are indexed this many at a time: one read and one write per batch. */
 const BATCH = 500;
@@ -20,6 +20,12 @@ interface SourceRow {
   category_id: number;
   skus: Array<{ skuCode: string | null; specs: Record<string, string> }>;
 }
+
+/** The batch's spec summaries written, and its items' text read (`$1`: their ids). */
+const SUMMARISED_SOURCE = summariseSpecsThen(`SELECT i.id, i.name, i.description, i.category_id,
+       COALESCE((SELECT json_agg(json_build_object('skuCode', s.sku_code, 'specs', s.specs) ORDER BY s.id)
+                   FROM skus s WHERE s.item_id = i.id), '[]') AS skus
+  FROM items i WHERE i.id = ANY($1::int[])`);
 
 /** Every category's path of names, root first (categories are few; one read per batch of items). */
 async function categoryPaths(sql: IndexerSql): Promise<Map<number, string[]>> {
@@ -154,16 +160,10 @@ export async function indexItems(
   const paths = await categoryPaths(sql);
   for (let start = 0; start < ids.length; start += BATCH) {
     const batch = ids.slice(start, start + BATCH);
-    const rows = await sql.$queryRawUnsafe<SourceRow[]>(
-      `SELECT i.id, i.name, i.description, i.category_id,
-              COALESCE((SELECT json_agg(json_build_object('skuCode', s.sku_code, 'specs', s.specs) ORDER BY s.id)
-                          FROM skus s WHERE s.item_id = i.id), '[]') AS skus
-         FROM items i WHERE i.id = ANY($1::int[])`,
-      batch,
-    );
-    // The spec summaries first: the postings' facet counts (search/facets.ts) count each item under
-    // its summary's set, so a new item's postings are counted once, under the set they end in.
-    await summariseSpecs(sql, batch);
+    // The spec summaries first, in the statement that reads the items' text: the postings' facet
+    // counts (search/facets.ts) count each item under its summary's set, so a new item's postings are
+    // counted once, under the set they end in.
+    const rows = await sql.$queryRawUnsafe<SourceRow[]>(SUMMARISED_SOURCE, batch);
     // In chunks, overlapped: while one chunk's statements run in the database, the next chunk's
     // documents and postings (CPU work of this process) are made. Still one statement at a time on
     // the transaction's connection, in the order written; requests are let in between the CPU steps

@@ -14,8 +14,6 @@
  * platform and database version; a length prefix keeps a (name, value) pair from colliding with
  * another that joins to the same text.
  */
-import type { IndexerSql } from './indexer-sql.ts';
-
 /** A bigint id from text: MD5's first 64 bits. */
 const idOf = (text: string) => `('x' || left(md5(${text}), 16))::bit(64)::bigint`;
 
@@ -25,14 +23,14 @@ const ENTRY_IDS = `${idOf('lower(rk)')} AS name_id,
        ${idOf(`length(rk) || ':' || rk || rv`)} AS spelling_id`;
 
 /**
- * Writes the summaries of items `ids` from their SKUs (items that no longer exist are skipped; one
- * that would not change is not written), and the spellings they name. One statement; the spellings are added in id order, so two writes adding
- * the same ones wait for each other instead of deadlocking.
+ * The statement that writes the summaries of items `$1` (an int[]) from their SKUs (items that no
+ * longer exist are skipped; one that would not change is not written), and the spellings they name, as
+ * parts of a WITH whose own query the caller gives (`select`: the indexer reads the items' text in the
+ * same statement — one round trip for both). The spellings are added in id order, so two writes adding
+ * the same ones wait for each other instead of deadlocking. The summaries' triggers (the kept facet
+ * counts) run at the statement's end, before any later statement of the transaction.
  */
-export async function summariseSpecs(sql: IndexerSql, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await sql.$executeRawUnsafe(
-    `WITH entries AS (
+export const summariseSpecsThen = (select: string) => `WITH entries AS (
        SELECT s.item_id, btrim(e.key) AS rk, btrim(e.value) AS rv
          FROM skus s CROSS JOIN LATERAL jsonb_each_text(s.specs) e
         WHERE s.item_id = ANY($1::int[])
@@ -41,19 +39,18 @@ export async function summariseSpecs(sql: IndexerSql, ids: number[]): Promise<vo
        INSERT INTO spec_spellings (id, name_id, value_id, name, value)
        SELECT DISTINCT ON (spelling_id) spelling_id, name_id, value_id, rk, rv FROM hashed ORDER BY spelling_id
        ON CONFLICT (id) DO NOTHING
+     ), summarised AS (
+       INSERT INTO item_spec_summaries (item_id, names, "values", spellings)
+       SELECT i.id,
+              COALESCE(array_agg(DISTINCT h.name_id) FILTER (WHERE h.item_id IS NOT NULL), '{}'),
+              COALESCE(array_agg(DISTINCT h.value_id) FILTER (WHERE h.item_id IS NOT NULL), '{}'),
+              COALESCE(array_agg(h.spelling_id) FILTER (WHERE h.item_id IS NOT NULL), '{}')
+         FROM items i LEFT JOIN hashed h ON h.item_id = i.id
+        WHERE i.id = ANY($1::int[])
+        GROUP BY i.id
+       ON CONFLICT (item_id) DO UPDATE SET names = EXCLUDED.names, "values" = EXCLUDED."values",
+                                           spellings = EXCLUDED.spellings
+       WHERE (item_spec_summaries.names, item_spec_summaries."values", item_spec_summaries.spellings)
+             IS DISTINCT FROM (EXCLUDED.names, EXCLUDED."values", EXCLUDED.spellings)
      )
-     INSERT INTO item_spec_summaries (item_id, names, "values", spellings)
-     SELECT i.id,
-            COALESCE(array_agg(DISTINCT h.name_id) FILTER (WHERE h.item_id IS NOT NULL), '{}'),
-            COALESCE(array_agg(DISTINCT h.value_id) FILTER (WHERE h.item_id IS NOT NULL), '{}'),
-            COALESCE(array_agg(h.spelling_id) FILTER (WHERE h.item_id IS NOT NULL), '{}')
-       FROM items i LEFT JOIN hashed h ON h.item_id = i.id
-      WHERE i.id = ANY($1::int[])
-      GROUP BY i.id
-     ON CONFLICT (item_id) DO UPDATE SET names = EXCLUDED.names, "values" = EXCLUDED."values",
-                                         spellings = EXCLUDED.spellings
-     WHERE (item_spec_summaries.names, item_spec_summaries."values", item_spec_summaries.spellings)
-           IS DISTINCT FROM (EXCLUDED.names, EXCLUDED."values", EXCLUDED.spellings)`,
-    ids,
-  );
-}
+     ${select}`;
