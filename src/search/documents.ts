@@ -10,7 +10,7 @@ import type { IndexerSql } from './indexer-sql.ts';
 import { postingsOf } from './postings.ts';
 import { summariseSpecsThen } from './spec-summary.ts';
 
-/** Items are indexed this many at a time: one read and one write per batch. */
+/** Items are indexed this many at a time: one read (with the spec summaries' write) per batch, one write per chunk. */
 const BATCH = 500;
 
 interface SourceRow {
@@ -21,17 +21,28 @@ interface SourceRow {
   skus: Array<{ skuCode: string | null; specs: Record<string, string> }>;
 }
 
-/** The batch's spec summaries written, and its items' text read (`$1`: their ids). */
-const SUMMARISED_SOURCE = summariseSpecsThen(`SELECT i.id, i.name, i.description, i.category_id,
-       COALESCE((SELECT json_agg(json_build_object('skuCode', s.sku_code, 'specs', s.specs) ORDER BY s.id)
-                   FROM skus s WHERE s.item_id = i.id), '[]') AS skus
-  FROM items i WHERE i.id = ANY($1::int[])`);
+interface CategoryRow {
+  id: number;
+  parent_id: number | null;
+  name: string;
+}
 
-/** Every category's path of names, root first (categories are few; one read per batch of items). */
-async function categoryPaths(sql: IndexerSql): Promise<Map<number, string[]>> {
-  const rows = await sql.$queryRawUnsafe<Array<{ id: number; parent_id: number | null; name: string }>>(
-    'SELECT id, parent_id, name FROM categories',
-  );
+/**
+ * A batch's spec summaries written, then its items' text and every category read — one statement, one
+ * row: each is a round trip, made while a catalogue write holds its lock (`$1`: the items' ids).
+ * Categories are few; they are read again per batch, under the same lock as the items.
+ */
+const SUMMARISED_SOURCE = summariseSpecsThen(`SELECT
+  (SELECT COALESCE(json_agg(json_build_object('id', c.id, 'parent_id', c.parent_id, 'name', c.name)), '[]')
+     FROM categories c) AS categories,
+  (SELECT COALESCE(json_agg(json_build_object(
+            'id', i.id, 'name', i.name, 'description', i.description, 'category_id', i.category_id,
+            'skus', COALESCE((SELECT json_agg(json_build_object('skuCode', s.sku_code, 'specs', s.specs) ORDER BY s.id)
+                                FROM skus s WHERE s.item_id = i.id), '[]'))), '[]')
+     FROM items i WHERE i.id = ANY($1::int[])) AS items`);
+
+/** Every category's path of names, root first. */
+function categoryPaths(rows: CategoryRow[]): Map<number, string[]> {
   const byId = new Map(rows.map((r) => [r.id, r]));
   const paths = new Map<number, string[]>();
   const pathOf = (id: number, seen = new Set<number>()): string[] => {
@@ -157,13 +168,17 @@ export async function indexItems(
 ): Promise<void> {
   if (ids.length === 0) return;
   const replaced = new Set(existing);
-  const paths = await categoryPaths(sql);
   for (let start = 0; start < ids.length; start += BATCH) {
     const batch = ids.slice(start, start + BATCH);
     // The spec summaries first, in the statement that reads the items' text: the postings' facet
     // counts (search/facets.ts) count each item under its summary's set, so a new item's postings are
     // counted once, under the set they end in.
-    const rows = await sql.$queryRawUnsafe<SourceRow[]>(SUMMARISED_SOURCE, batch);
+    const [source] = await sql.$queryRawUnsafe<Array<{ categories: CategoryRow[]; items: SourceRow[] }>>(
+      SUMMARISED_SOURCE,
+      batch,
+    );
+    const paths = categoryPaths(source?.categories ?? []);
+    const rows = source?.items ?? [];
     // In chunks, overlapped: while one chunk's statements run in the database, the next chunk's
     // documents and postings (CPU work of this process) are made. Still one statement at a time on
     // the transaction's connection, in the order written; requests are let in between the CPU steps
