@@ -18,6 +18,10 @@ export type Audit = (record: AuditRecord) => void;
 /** Records one event of the running write (contract §14.1), appended as its transaction's last statement. */
 export type Emit = (event: PendingEvent) => void;
 
+/** The entries' insert alone, and as a part of the events' statement (whose parameters end at `$6`). */
+const AUDIT_ALONE = auditInsertSql(1);
+const AUDIT_WITH_EVENTS = auditInsertSql(7);
+
 /** Runs `write` in a transaction of its own. */
 export const inTransaction =
   <T>(ctx: RequestContext) =>
@@ -54,8 +58,8 @@ export async function adminWrite<T>(
     // Last: the events' counter lock is held from here to the commit (events/event-log.ts). The audit
     // entries ride in the events' statement: one round trip fewer while the write holds its locks.
     const run: TxStatement = (text, params) => tx.$executeRawUnsafe(text, ...params);
-    if (events.length === 0) await run(auditInsertSql(1), [entries]);
-    else await appendEvents(run, actor, events, { sql: auditInsertSql(7), param: entries });
+    if (events.length === 0) await run(AUDIT_ALONE, [entries]);
+    else await appendEvents(run, actor, events, { sql: AUDIT_WITH_EVENTS, param: entries });
     return written;
   });
   for (const { action, target } of records) {

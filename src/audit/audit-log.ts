@@ -88,17 +88,18 @@ export function auditRow(origin: AuditOrigin, actor: Actor, record: AuditRecord)
 }
 
 /**
- * The statement that inserts entries (rows from auditRow, at one time), their values in ONE parameter
- * `$<param>` (auditRowsJson): a write runs it as a part of its events' statement (audit/admin-write.ts),
- * so the entries and events of a change cost one round trip.
+ * The statement that inserts entries (rows from auditRow), their values in ONE parameter `$<param>`
+ * (auditRowsJson): every many-entry write's insert — an admin write's, run as a part of its events'
+ * statement so its entries and events cost one round trip (audit/admin-write.ts), and an import batch's.
+ * An entry without `at` is at the transaction's time (the column's default).
  */
 export const auditInsertSql = (param: number) => `INSERT INTO audit_log
     (at, actor_type, actor_id, actor_name, action, target_type, target_id, changes, request_id, ip)
-  SELECT r.at, r."actorType", r."actorId", r."actorName", r.action, r."targetType", r."targetId", r.changes,
-         r."requestId", r.ip
+  SELECT COALESCE(r.at, now()), r."actorType", r."actorId", r."actorName", r.action, r."targetType", r."targetId",
+         r.changes, r."requestId", r.ip
     FROM json_to_recordset($${param}::json) AS r(at timestamptz, "actorType" text, "actorId" int, "actorName" text,
          action text, "targetType" text, "targetId" int, changes jsonb, "requestId" text, ip text)`;
 
-/** auditInsertSql's parameter: the rows, each with the time `at`. */
-export const auditRowsJson = (rows: Prisma.AuditEntryCreateManyInput[], at: Date) =>
-  JSON.stringify(rows.map((row) => ({ ...row, at: at.toISOString() })));
+/** auditInsertSql's parameter: the rows, each at `at` when given. */
+export const auditRowsJson = (rows: Prisma.AuditEntryCreateManyInput[], at?: Date) =>
+  JSON.stringify(at ? rows.map((row) => ({ ...row, at: at.toISOString() })) : rows);

@@ -2,8 +2,9 @@
  * What a search reads of the catalogue besides its matches — the synonym groups (synonym-index.ts), a
  * keyword's forgiven form (forgiving.ts), the categories suggestions match (suggestions.ts) — kept per
  * key under the catalogue generation it was read in: a catalogue write changes the generation, on every
- * instance within §7.6's bound, and the next search reads again. Where changes cannot be heard (the answer cache off), a value is kept for UNHEARD_MS at
- * most, so a change made elsewhere shows within §7.6's 1 s, and a change made here at once.
+ * instance within §7.6's bound, and the next search reads again. Where changes cannot be heard (the
+ * answer cache off), a value is kept for UNHEARD_MS at most, so a change made elsewhere shows within
+ * §7.6's 1 s, and a change made here at once.
  *
  * A read under way is shared: the searches that find the value missing or stale while it is being read
  * wait for that read instead of each starting their own. Without this, at 64 connections and ~1,000

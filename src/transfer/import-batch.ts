@@ -7,7 +7,7 @@
  * written at all. Categories a path names that do not exist are created (and audited).
  */
 
-import { type AuditRecord, auditRow, changesBetween } from '../audit/audit-log.ts';
+import { type AuditRecord, auditInsertSql, auditRow, auditRowsJson, changesBetween } from '../audit/audit-log.ts';
 import type { Actor } from '../auth/request-auth.ts';
 import type { PendingEvent } from '../events/event-log.ts';
 import { cooperative } from '../process/cooperative.ts';
@@ -177,6 +177,9 @@ async function categoryIds(tx: IndexerSql, paths: string[][], audit: AuditRecord
   return ids;
 }
 
+/** The batch's audit entries, at the transaction's time. */
+const AUDIT_INSERT = auditInsertSql(1);
+
 /** An item as its audit entry shows it (catalog-write.ts's snapshot of an item). */
 const snapshot = (item: DesiredItem | StoredItem, categoryId: number) => ({
   name: item.name,
@@ -318,25 +321,8 @@ async function writeItems(
   // The import's id is the entries' request id (§13.2): every entry of an import can be found by it.
   const origin = { requestId: String(options.importId), clientIp: options.ip ?? 'local' };
   await tx.$executeRawUnsafe(
-    `INSERT INTO audit_log (actor_type, actor_id, actor_name, action, target_type, target_id, changes, request_id, ip)
-     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(actor_type text, actor_id int, actor_name text, action text,
-       target_type text, target_id int, changes jsonb, request_id text, ip text)`,
-    JSON.stringify(
-      audit.map((record) => {
-        const row = auditRow(origin, options.actor, record);
-        return {
-          actor_type: row.actorType,
-          actor_id: row.actorId,
-          actor_name: row.actorName,
-          action: row.action,
-          target_type: row.targetType,
-          target_id: row.targetId,
-          changes: row.changes,
-          request_id: row.requestId,
-          ip: row.ip,
-        };
-      }),
-    ),
+    AUDIT_INSERT,
+    auditRowsJson(audit.map((record) => auditRow(origin, options.actor, record))),
   );
   return plans.flatMap((plan): PendingEvent[] => {
     if (plan.outcome === 'created') return [{ type: 'item.created', item: newIds.get(plan.desired.handle)! }];
