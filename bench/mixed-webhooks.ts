@@ -141,10 +141,10 @@ const stage = (values: number[]): StageFigures => {
 };
 
 /**
- * Where each first attempt's time went, from pg-boss's job rows (kept after completion): the event's
- * `at` → its job queued (`created_on`: the dispatch round's transaction), → taken by a worker
- * (`started_on`), → at the receiver (the attempt's own statements and the request). `hookIds[i]` is
- * the id of the receiver's webhook i.
+ * Where each first attempt's time went, from pg-boss's job rows (kept after completion; a row per
+ * webhook the job names): the event's `at` → its job queued (`created_on`: the dispatch round's
+ * transaction), → taken by a worker (`started_on`), → at the receiver (the attempt's own statements
+ * and the request). `hookIds[i]` is the id of the receiver's webhook i.
  */
 export async function webhookStages(databaseUrl: string, record: ReceiverRecord, hookIds: number[]) {
   const committed = Math.max(0, ...record.samples.map((s) => s.committed));
@@ -157,9 +157,10 @@ export async function webhookStages(databaseUrl: string, record: ReceiverRecord,
   await client.connect();
   try {
     const { rows } = await client.query<{ key: string; created: number; started: number | null; retries: number }>(
-      `SELECT (data->>'webhookId') || ':' || (data->>'eventId') AS key, extract(epoch FROM created_on) * 1000 AS created,
+      `SELECT hook.id || ':' || (data->>'eventId') AS key, extract(epoch FROM created_on) * 1000 AS created,
               extract(epoch FROM started_on) * 1000 AS started, retry_count AS retries
-         FROM pgboss.job WHERE name = 'webhook-deliveries' AND (data->>'try')::int = 1 AND data->>'eventId' = ANY($1::text[])`,
+         FROM pgboss.job, jsonb_array_elements_text(COALESCE(data->'webhookIds', jsonb_build_array(data->'webhookId'))) AS hook(id)
+        WHERE name = 'webhook-deliveries' AND (data->>'try')::int = 1 AND data->>'eventId' = ANY($1::text[])`,
       [[...new Set([...arrivals.keys()].map((k) => k.slice(k.indexOf(':') + 1)))]],
     );
     const dispatch: number[] = [];

@@ -80,12 +80,21 @@ export function startEventDispatch(sql: SqlDriver, jobs: JobQueue, config: Confi
         await prune(query);
       }
       const rows = await query<{ seq: number; event_id: string; webhook_id: number | null }>(ROUND_SQL, [BATCH]);
-      const deliveries = rows.flatMap(({ event_id, webhook_id }) =>
-        webhook_id === null
-          ? []
-          : [{ job: { webhookId: webhook_id, eventId: event_id, try: 1 } satisfies DeliveryJob }],
+      // One job an event, for every webhook that wants it (its attempts side by side: fewer job rows
+      // and statements an attempt); a failed attempt's retry is a job of its webhook alone.
+      const byEvent = new Map<string, DeliveryJob>();
+      for (const { event_id, webhook_id } of rows) {
+        if (webhook_id === null) continue;
+        const job = byEvent.get(event_id) ?? { webhookIds: [], eventId: event_id, try: 1 };
+        job.webhookIds.push(webhook_id);
+        byEvent.set(event_id, job);
+      }
+      await queueDeliveries(
+        query,
+        jobs,
+        config,
+        [...byEvent.values()].map((job) => ({ job })),
       );
-      await queueDeliveries(query, jobs, config, deliveries);
       return new Set(rows.map((r) => r.seq)).size;
     });
     if (queued > 0) jobs.wake(DELIVERY_QUEUE);

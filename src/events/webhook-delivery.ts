@@ -1,5 +1,7 @@
 /**
- * One delivery attempt (contract §14.2), the work of one job of the `webhook-deliveries` queue:
+ * Delivery attempts (contract §14.2), the work of one job of the `webhook-deliveries` queue: one event
+ * to the webhooks the job names — every webhook that wants it for a first attempt (the dispatcher
+ * queues one job an event), one webhook for a retry, a redelivery or a test event. For each of them:
  *
  * 1. the attempt is recorded (`pending`) and committed BEFORE the request is sent, so the log counts
  *    every request a receiver may have seen — also one whose process died before it heard the answer;
@@ -8,16 +10,18 @@
  * 3. its outcome, the next attempt's job (when it failed and the schedule has one more) and the
  *    webhook's failing streak are written in one transaction.
  *
- * Steps 1 and 3 are one statement each when the attempt succeeds (a data-modifying CTE, prepared on
- * the maintenance pool's connection): each attempt's CPU is taken from the requests' cores
- * (docs/performance.md, "Webhooks during mixed": 11 statements an attempt before).
+ * Step 1 is one statement for all the job's webhooks, and step 3 one statement for the successes that
+ * come in together (data-modifying CTEs, prepared on the maintenance pool's connection): an attempt's
+ * statements and job rows are what it costs the requests' cores and PostgreSQL (docs/performance.md,
+ * "What an attempt costs"). The requests go out side by side; a slow receiver delays no other's.
  *
- * A job run again after its process died (its lease ran out) finds its unanswered attempt, marks it
- * interrupted and makes the next one — same `webhook-id`, the receiver's de-duplication key. One whose
- * outcome was already written does nothing: each attempt happens once.
+ * A job run again after its process died (its lease ran out) finds its unanswered attempts, marks them
+ * interrupted and makes the next ones — same `webhook-id`, the receiver's de-duplication key. A webhook
+ * whose attempt of this job already has its outcome is left out: each attempt happens once.
  */
 import http from 'node:http';
 import https from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isoSql } from '../catalog/catalog-json.ts';
 import type { Config } from '../config/config.ts';
 import type { SqlDriver, SqlQuery } from '../db/database.ts';
@@ -59,11 +63,18 @@ export interface TestEvent {
 
 /** What a delivery job holds: whom, what, and which try of its schedule (1: the first). */
 export interface DeliveryJob {
-  webhookId: number;
+  webhookIds: number[];
   eventId: string;
   try: number;
   test?: TestEvent;
 }
+
+/** A job as queued: one queued before a job named several webhooks names one (`webhookId`). */
+export type QueuedDeliveryJob = Omit<DeliveryJob, 'webhookIds'> & { webhookIds?: number[]; webhookId?: number };
+
+/** The webhooks a queued job names. */
+export const webhooksOf = (job: QueuedDeliveryJob): number[] =>
+  job.webhookIds ?? (job.webhookId === undefined ? [] : [job.webhookId]);
 
 /** A job's lease: longer than an attempt may take, so a live attempt is never taken for a dead one. */
 export const deliveryLeaseSeconds = (config: Config) =>
@@ -158,8 +169,9 @@ function post(url: string, headers: Record<string, string>, body: string, rules:
   });
 }
 
-/** What the attempt's start answers: the webhook's address and secrets, the event, the attempt's row. */
+/** What an attempt's start answers: the webhook's address and secrets, the event, the attempt's row. */
 interface Begun {
+  webhook_id: number;
   url: string;
   secret: string;
   previous: string | null;
@@ -185,21 +197,21 @@ export interface DeliveryDeps {
 }
 
 /**
- * The attempt's start, one statement ($1 webhook, $2 event, $3 job): no row when this job's attempt was
- * already made, its webhook is gone or disabled (its pending attempts end there) or its event is past
- * its retention; otherwise an unanswered attempt of this job marked interrupted and the new one
- * recorded, with what the request needs. One statement is one transaction: it commits before the
- * request is sent, all of it or nothing. (Its data-modifying parts run whether or not the final SELECT
- * reads them, so each is gated on `event`; all of them see the statement's one snapshot, in which the
- * interruption does not change any `attempt`.) `fromLog` false: a `webhook.test` event, carried by its
- * job — only the webhook is read.
+ * The attempts' start, one statement ($1 webhooks, $2 event, $3 job), a row per attempt begun: none for
+ * a webhook whose attempt of this job was already made, one gone or disabled (its pending attempts end
+ * there), or when the event is past its retention; for the others an unanswered attempt of this job
+ * marked interrupted and the new one recorded, with what the request needs. One statement is one
+ * transaction: it commits before any request is sent, all of it or nothing. (Its data-modifying parts
+ * run whether or not the final SELECT reads them, so each is gated on `event`; all of them see the
+ * statement's one snapshot, in which the interruption does not change any `attempt`.) `fromLog` false:
+ * a `webhook.test` event, carried by its job — only the webhooks are read.
  */
 const beginSql = (fromLog: boolean) => `
   WITH made AS (
-    SELECT FROM webhook_deliveries WHERE job_id = $3::uuid AND duration_ms IS NOT NULL
+    SELECT webhook_id FROM webhook_deliveries WHERE job_id = $3::uuid AND duration_ms IS NOT NULL
   ), hook AS (
-    SELECT url, secret, CASE WHEN previous_secret_until > now() THEN previous_secret END AS previous
-      FROM webhooks WHERE id = $1::int AND NOT disabled AND NOT EXISTS (SELECT FROM made)
+    SELECT id, url, secret, CASE WHEN previous_secret_until > now() THEN previous_secret END AS previous
+      FROM webhooks WHERE id = ANY ($1::int[]) AND NOT disabled AND id NOT IN (SELECT webhook_id FROM made)
   ), event AS (${
     fromLog
       ? `
@@ -207,91 +219,149 @@ const beginSql = (fromLog: boolean) => `
       FROM events WHERE id = $2::varchar AND EXISTS (SELECT FROM hook)`
       : `
     SELECT NULL::varchar AS id, NULL::int AS seq, NULL::varchar AS type, NULL::text AS at, NULL::text AS data
-      FROM hook`
+     WHERE EXISTS (SELECT FROM hook)`
   }
   ), interrupted AS (
     UPDATE webhook_deliveries SET response_body = 'interrupted: the delivering process stopped', next_attempt_at = now()
-     WHERE job_id = $3::uuid AND duration_ms IS NULL AND EXISTS (SELECT FROM event)
+     WHERE job_id = $3::uuid AND duration_ms IS NULL AND webhook_id IN (SELECT id FROM hook) AND EXISTS (SELECT FROM event)
   ), attempt AS (
     INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, job_id)
-    SELECT $1::int, $2::varchar, COALESCE(max(attempt), 0) + 1, $3::uuid
-      FROM webhook_deliveries WHERE webhook_id = $1::int AND event_id = $2::varchar
-    HAVING EXISTS (SELECT FROM event)
-    RETURNING id
+    SELECT h.id, $2::varchar, 1 + COALESCE((SELECT max(d.attempt) FROM webhook_deliveries d
+                                             WHERE d.webhook_id = h.id AND d.event_id = $2::varchar), 0), $3::uuid
+      FROM hook h WHERE EXISTS (SELECT FROM event)
+    RETURNING id, webhook_id
   )
-  SELECT hook.url, hook.secret, hook.previous, event.id, event.seq, event.type, event.at, event.data, attempt.id AS attempt
-    FROM hook, event, attempt`;
+  SELECT hook.id AS webhook_id, hook.url, hook.secret, hook.previous, event.id, event.seq, event.type, event.at,
+         event.data, attempt.id AS attempt
+    FROM hook JOIN attempt ON attempt.webhook_id = hook.id, event
+   ORDER BY hook.id`;
 const BEGIN_FROM_LOG = beginSql(true);
 const BEGIN_TEST = beginSql(false);
 
-/** The attempt's start (see beginSql): on the maintenance pool, so a backlog of requests never holds it. */
-async function beginAttempt(sql: SqlDriver, job: DeliveryJob, jobId: string): Promise<Begun | undefined> {
-  const [begun] = await sql.queryUnbounded<Begun>(
+/** The attempts' start (see beginSql): on the maintenance pool, so a backlog of requests never holds it. */
+async function beginAttempts(sql: SqlDriver, job: QueuedDeliveryJob, jobId: string): Promise<Begun[]> {
+  const begun = await sql.queryUnbounded<Begun>(
     job.test ? BEGIN_TEST : BEGIN_FROM_LOG,
-    [job.webhookId, job.eventId, jobId],
+    [webhooksOf(job), job.eventId, jobId],
     { prepare: true },
   );
-  if (!begun || !job.test) return begun;
+  if (!job.test) return begun;
   const { id, seq, type, at, data } = job.test;
-  return { ...begun, id, seq, type, at, data: JSON.stringify(data) };
+  return begun.map((b) => ({ ...b, id, seq, type, at, data: JSON.stringify(data) }));
 }
 
 /**
- * The outcome of attempt $1 and the webhook's ($7) failing streak, one statement: a success ($8) clears
- * the streak (a webhook that was not failing is not written: most attempts succeed), a failure starts it
- * if it was not running. Answers whether the streak has lasted DISABLE_AFTER_DAYS ($9), when written.
+ * The outcomes of successful attempts ($1 ids, $2 statuses, $3 bodies, $4 durations), one statement,
+ * and their webhooks' ($5) failing streaks ended (a webhook that was not failing is not written: most
+ * attempts succeed).
  */
-const OUTCOME_SQL = `
+const SUCCEEDED_SQL = `
+  WITH outcome AS (
+    UPDATE webhook_deliveries d SET status = 'succeeded', response_status = o.status, response_body = o.body,
+           duration_ms = o.duration_ms, next_attempt_at = NULL
+      FROM unnest($1::int[], $2::int[], $3::text[], $4::int[]) AS o(id, status, body, duration_ms)
+     WHERE d.id = o.id
+  )
+  UPDATE webhooks SET failing_since = NULL WHERE id = ANY ($5::int[]) AND failing_since IS NOT NULL`;
+
+/**
+ * The outcome of failed attempt $1 (`pending` with its next try at $6, or `failed`) and the start of
+ * its webhook's ($7) failing streak if it was not running. Answers whether the streak has lasted
+ * DISABLE_AFTER_DAYS ($8).
+ */
+const FAILED_SQL = `
   WITH outcome AS (
     UPDATE webhook_deliveries SET status = $2::"WebhookDeliveryStatus", response_status = $3, response_body = $4,
            duration_ms = $5, next_attempt_at = $6
      WHERE id = $1
   )
-  UPDATE webhooks SET failing_since = CASE WHEN $8 THEN NULL ELSE COALESCE(failing_since, now()) END
-   WHERE id = $7 AND NOT ($8 AND failing_since IS NULL)
-  RETURNING NOT disabled AND failing_since <= now() - make_interval(days => $9) AS disable`;
+  UPDATE webhooks SET failing_since = COALESCE(failing_since, now()) WHERE id = $7
+  RETURNING NOT disabled AND failing_since <= now() - make_interval(days => $8) AS disable`;
 
-/** Makes the attempt `job` stands for (see the module's comment). */
-export async function deliver(deps: DeliveryDeps, job: DeliveryJob, jobId: string): Promise<void> {
+/** Outcomes that come in within this of the job's first are written in one statement. */
+const OUTCOMES_TOGETHER_MS = 200;
+
+type Made = { begun: Begun; outcome: Outcome };
+
+/** Makes the attempts `job` stands for (see the module's comment). */
+export async function deliver(deps: DeliveryDeps, job: QueuedDeliveryJob, jobId: string): Promise<void> {
   const { sql, config, log } = deps;
-  const begun = await beginAttempt(sql, job, jobId);
-  if (!begun) return;
+  const begun = await beginAttempts(sql, job, jobId);
+  if (begun.length === 0) return;
 
-  log.debug({ webhook_id: job.webhookId, event_id: job.eventId, pid: process.pid }, 'webhook attempt: sending');
-  const at = new Date();
-  const body = bodyOf(begun);
-  const secrets = begun.previous ? [begun.secret, begun.previous] : [begun.secret];
-  const outcome = await post(begun.url, signedHeaders(begun.id, at, body, secrets), body, config.webhooks);
+  const made: Made[] = [];
+  const sending = begun.map(async (b) => {
+    log.debug({ webhook_id: b.webhook_id, event_id: job.eventId, pid: process.pid }, 'webhook attempt: sending');
+    const body = bodyOf(b);
+    const secrets = b.previous ? [b.secret, b.previous] : [b.secret];
+    const outcome = await post(b.url, signedHeaders(b.id, new Date(), body, secrets), body, config.webhooks);
+    made.push({ begun: b, outcome });
+    log.debug(
+      { webhook_id: b.webhook_id, event_id: job.eventId, status: outcome.status, ok: outcome.ok },
+      'webhook attempt',
+    );
+  });
+  // The answers in by OUTCOMES_TOGETHER_MS after the first (mostly all of them) are written together;
+  // each later one when it comes, so a receiver that takes its 10 s holds no other's outcome.
+  const all = Promise.all(sending);
+  await Promise.race(sending);
+  await Promise.race([all, sleep(OUTCOMES_TOGETHER_MS, undefined, { ref: false })]);
+  const early = made.splice(0);
+  await Promise.all([
+    recordOutcomes(deps, job, early),
+    ...sending.map((s) => s.then(() => recordOutcomes(deps, job, made.splice(0)))),
+  ]);
+}
 
-  const wait = outcome.ok ? undefined : retryDelayMs(job.try + 1);
-  const nextAt = wait === undefined ? null : new Date(Date.now() + wait);
-  const params = [
-    begun.attempt,
-    outcome.ok ? 'succeeded' : nextAt ? 'pending' : 'failed',
-    outcome.status,
-    outcome.body,
-    outcome.durationMs,
-    nextAt,
-    job.webhookId,
-    outcome.ok,
-    DISABLE_AFTER_DAYS,
-  ];
-  // A success is one statement (its own transaction); a failure also queues the next try and may
-  // disable the webhook, all in one transaction.
-  if (outcome.ok) await sql.queryUnbounded(OUTCOME_SQL, params, { prepare: true });
-  else
+/** Writes outcomes: the successes in one statement, each failure in a transaction of its own. */
+async function recordOutcomes(deps: DeliveryDeps, job: QueuedDeliveryJob, made: Made[]): Promise<void> {
+  const { sql, config } = deps;
+  const ok = made.filter((m) => m.outcome.ok);
+  if (ok.length)
+    await sql.queryUnbounded(
+      SUCCEEDED_SQL,
+      [
+        ok.map((m) => m.begun.attempt),
+        ok.map((m) => m.outcome.status),
+        ok.map((m) => m.outcome.body),
+        ok.map((m) => m.outcome.durationMs),
+        [...new Set(ok.map((m) => m.begun.webhook_id))],
+      ],
+      { prepare: true },
+    );
+  for (const { begun, outcome } of made.filter((m) => !m.outcome.ok)) {
+    const wait = retryDelayMs(job.try + 1);
+    const nextAt = wait === undefined ? null : new Date(Date.now() + wait);
+    const params = [
+      begun.attempt,
+      nextAt ? 'pending' : 'failed',
+      outcome.status,
+      outcome.body,
+      outcome.durationMs,
+      nextAt,
+      begun.webhook_id,
+      DISABLE_AFTER_DAYS,
+    ];
+    // The outcome, the next try's job (one webhook's) and maybe the webhook disabled: one transaction.
     await sql.transaction(async (query) => {
-      const [streak] = await query<{ disable: boolean }>(OUTCOME_SQL, params);
+      const [streak] = await query<{ disable: boolean }>(FAILED_SQL, params);
       if (nextAt)
-        await queueDeliveries(query, deps.jobs, config, [{ job: { ...job, try: job.try + 1 }, startAfter: nextAt }]);
-      if (streak?.disable) await disable(query, job.webhookId);
+        await queueDeliveries(query, deps.jobs, config, [
+          {
+            job: {
+              webhookIds: [begun.webhook_id],
+              eventId: job.eventId,
+              try: job.try + 1,
+              ...(job.test ? { test: job.test } : {}),
+            },
+            startAfter: nextAt,
+          },
+        ]);
+      if (streak?.disable) await disable(query, begun.webhook_id);
     });
-  // A near retry (the first is ~5 s on) is looked for when due, not at the next poll of the queue.
-  if (wait !== undefined && wait < NEAR_RETRY_MS) setTimeout(() => deps.jobs.wake(DELIVERY_QUEUE), wait + 50).unref();
-  log.debug(
-    { webhook_id: job.webhookId, event_id: job.eventId, status: outcome.status, ok: outcome.ok },
-    'webhook attempt',
-  );
+    // A near retry (the first is ~5 s on) is looked for when due, not at the next poll of the queue.
+    if (wait !== undefined && wait < NEAR_RETRY_MS) setTimeout(() => deps.jobs.wake(DELIVERY_QUEUE), wait + 50).unref();
+  }
 }
 
 /** Disables a webhook whose streak of failures lasted DISABLE_AFTER_DAYS (audited as the service's own act, with the reason). */

@@ -1,14 +1,21 @@
 /**
  * A serving process's part of webhook delivery (contract §14.2): it dispatches new events to jobs
- * (one process at a time, event-dispatch.ts) and makes delivery attempts, up to DELIVERY_WORKERS ×
- * DELIVERY_BATCH at once (any process; each attempt is one job's, webhook-delivery.ts).
+ * (one process at a time, event-dispatch.ts) and runs delivery jobs, up to DELIVERY_WORKERS ×
+ * DELIVERY_BATCH at once (any process; a job makes one event's attempts, webhook-delivery.ts).
  */
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { startEventDispatch } from './event-dispatch.ts';
-import { DELIVERY_BATCH, DELIVERY_QUEUE, DELIVERY_WORKERS, type DeliveryJob, deliver } from './webhook-delivery.ts';
+import {
+  DELIVERY_BATCH,
+  DELIVERY_QUEUE,
+  DELIVERY_WORKERS,
+  deliver,
+  type QueuedDeliveryJob,
+  webhooksOf,
+} from './webhook-delivery.ts';
 
 export interface Webhooks {
   /** Stops dispatching (the job queue, closed with the services, stops the attempts). */
@@ -21,15 +28,16 @@ export async function runWebhooks(db: Database, services: Services, config: Conf
     DELIVERY_QUEUE,
     async (data, id) => {
       try {
-        await deliver(deps, data as unknown as DeliveryJob, id);
+        await deliver(deps, data as unknown as QueuedDeliveryJob, id);
       } catch (err) {
-        // The job is tried again (its attempt, if recorded, is marked interrupted then).
-        log.warn({ err, webhook_id: data.webhookId, event_id: data.eventId }, 'webhook delivery failed; tried again');
+        // The job is tried again (its attempts, where recorded, are marked interrupted then).
+        const job = data as unknown as QueuedDeliveryJob;
+        log.warn({ err, webhook_ids: webhooksOf(job), event_id: job.eventId }, 'webhook delivery failed; tried again');
         throw err;
       }
     },
-    // A batch of jobs per fetch, completed in one statement: a dispatch round queues an event's job
-    // for each webhook, and the events of ROUND_GAP_MS at once. PostgreSQL: the jobs one process
+    // A batch of jobs per fetch, completed in one statement: a dispatch round queues a job for each
+    // event of the last ROUND_GAP_MS at once. PostgreSQL: the jobs one process
     // dispatches wake its own workers at once, but another instance's only look at their next poll —
     // every half second, so no first attempt waits seconds for it (the cost: a cheap indexed fetch on
     // the job queue's own pool). The embedded database has one process.

@@ -151,7 +151,7 @@ export async function redeliverEvent(ctx: RequestContext, webhookId: number, eve
   await enabled(ctx, webhookId);
   const event = await ctx.db.prisma.event.findUnique({ where: { id: eventId }, select: { id: true } });
   if (!event) throw notFound('event');
-  return queueOne(ctx, { webhookId, eventId, try: 1 });
+  return queueOne(ctx, { webhookIds: [webhookId], eventId, try: 1 });
 }
 
 /** A `webhook.test` event to this webhook alone (not in the log). */
@@ -164,5 +164,5 @@ export async function sendTestEvent(ctx: RequestContext, webhookId: number): Pro
     at: new Date().toISOString(),
     data: { webhook: { id: webhook.id, url: webhook.url } },
   };
-  return queueOne(ctx, { webhookId, eventId: test.id, try: 1, test });
+  return queueOne(ctx, { webhookIds: [webhookId], eventId: test.id, try: 1, test });
 }

@@ -9,7 +9,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_BATCH, DELIVERY_WORKERS } from '../../src/events/webhook-delivery.ts';
+import { DELIVERY_BATCH, DELIVERY_QUEUE, DELIVERY_WORKERS } from '../../src/events/webhook-delivery.ts';
 import { loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { makeCategory } from '../helpers/catalog.ts';
 import { itemBody, postItem } from '../helpers/catalog-admin.ts';
@@ -223,6 +223,30 @@ describe('delivery (contract §14.2)', () => {
       w: webhook.id,
     });
     expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('when an event goes to several webhooks, then each gets its attempt; a job queued by an earlier version (one webhookId) is still made', async () => {
+    const hooks = await Promise.all(['/one', '/two', '/three'].map((path) => createWebhook(path, ['item.created'])));
+    await createItem('Shared lamp');
+    const firsts = await Promise.all(['/one', '/two', '/three'].map((path) => receivedOn(path, 1)));
+    const eventId = firsts[0]![0]!.headers['webhook-id'] as string;
+    for (const [i, [request]] of firsts.entries()) {
+      expect(request!.headers['webhook-id']).toBe(eventId);
+      expect(verify(hooks[i]!.secret, request!)).toMatchObject({
+        type: 'item.created',
+        data: { item: { name: 'Shared lamp' } },
+      });
+    }
+    for (const { webhook } of hooks)
+      expect((await settled(webhook.id, 1)).map((d) => [d.eventId, d.attempt, d.status])).toEqual([
+        [eventId, 1, 'succeeded'],
+      ]);
+    // A job as queued before one job named all of an event's webhooks: { webhookId, eventId, try }.
+    await app.services.jobs.send(DELIVERY_QUEUE, { webhookId: hooks[1]!.webhook.id, eventId, try: 1 });
+    const [, again] = await receivedOn('/two', 2);
+    expect(again!.headers['webhook-id']).toBe(eventId);
+    expect((await settled(hooks[1]!.webhook.id, 2)).map((d) => d.attempt)).toEqual([2, 1]);
+    expect(receiver.on('/one')).toHaveLength(1);
   });
 
   it('when the secret is rotated, then both secrets sign for 24 h, each signature verifies, and the audit log names the rotation', async () => {

@@ -4,7 +4,8 @@
  * with WORKERS=2) share the dispatch and the deliveries. Many changes made on both instances are each
  * delivered once (one attempt per event, the receiver's count equal to the log's); and the process
  * making an attempt, killed (SIGKILL) while the receiver holds the request, leaves the event to be
- * delivered again by another — same `webhook-id`, the unanswered attempt in the log as interrupted.
+ * delivered again by another — same `webhook-id`, the unanswered attempt in the log as interrupted —
+ * and the attempt of the same job to another webhook, answered before, is not made again.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,7 +127,23 @@ describe.skipIf(TEST_DB !== 'postgres')('webhooks with WORKERS=2 and two instanc
     ).toBe(true);
   }, 60_000);
 
+  const deliveriesOf = async (webhookId: number) =>
+    (
+      await gql(
+        first,
+        'query($id: Int!) { webhookDeliveries(webhookId: $id) { deliveries { eventId attempt status responseBody } } }',
+        { id: webhookId },
+      )
+    ).webhookDeliveries.deliveries as Array<{
+      eventId: string;
+      attempt: number;
+      status: string;
+      responseBody: string | null;
+    }>;
+
   it('when the process making an attempt is killed mid-request, then another process delivers the event again with the same webhook-id', async () => {
+    // One job makes an event's attempts to both webhooks: /beside answers at once, /crash is held.
+    const besideId = await createWebhook('/beside');
     const webhookId = await createWebhook('/crash');
     // The first request is held (never answered in time); the next is answered at once.
     receiver.answerNext('/crash', { status: 200, delayMs: 120_000 });
@@ -141,6 +158,11 @@ describe.skipIf(TEST_DB !== 'postgres')('webhooks with WORKERS=2 and two instanc
     const sender = [...new Set([...lines].filter((m) => m[1] === eventId).map((m) => Number(m[2])))];
     expect(sender).toHaveLength(1);
     expect(sender[0]).not.toBe(first.pid);
+    // The attempt beside it is answered and its outcome written before the kill: it is not made again.
+    for (const until = Date.now() + 10_000; Date.now() < until; await sleep(50)) {
+      const beside = await deliveriesOf(besideId);
+      if (beside.some((d) => d.eventId === eventId && d.status === 'succeeded')) break;
+    }
     process.kill(sender[0]!, 'SIGKILL');
 
     // Its job's lease runs out (15 s at least: longer than an attempt may take); another process retries.
@@ -149,18 +171,9 @@ describe.skipIf(TEST_DB !== 'postgres')('webhooks with WORKERS=2 and two instanc
     expect(requests).toHaveLength(2);
     expect(requests[1]!.headers['webhook-id']).toBe(eventId);
     expect(requests[1]!.body).toBe(held!.body);
-    const alive = first;
-    let log: Array<{ attempt: number; status: string; responseBody: string | null }> = [];
+    let log: Awaited<ReturnType<typeof deliveriesOf>> = [];
     for (const until = Date.now() + 10_000; Date.now() < until; await sleep(200)) {
-      log = (
-        await gql(
-          alive,
-          'query($id: Int!) { webhookDeliveries(webhookId: $id) { deliveries { attempt status responseBody } } }',
-          {
-            id: webhookId,
-          },
-        )
-      ).webhookDeliveries.deliveries;
+      log = await deliveriesOf(webhookId);
       if (log.some((d) => d.status === 'succeeded')) break;
     }
     // The receiver's count of attempts equals the log's.
@@ -170,5 +183,10 @@ describe.skipIf(TEST_DB !== 'postgres')('webhooks with WORKERS=2 and two instanc
       [1, 'pending'],
     ]);
     expect(log[1]!.responseBody).toMatch(/interrupted/);
+    // The webhook beside it had its one attempt of the event: once at the receiver, once in the log.
+    expect(receiver.on('/beside').filter((r) => r.headers['webhook-id'] === eventId)).toHaveLength(1);
+    expect((await deliveriesOf(besideId)).map((d) => [d.eventId, d.attempt, d.status])).toEqual([
+      [eventId, 1, 'succeeded'],
+    ]);
   }, 120_000);
 });
