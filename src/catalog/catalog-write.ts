@@ -34,14 +34,16 @@ export interface CatalogWriteSpec<T> {
    * the item is at another one the write answers VERSION_CONFLICT and changes nothing (§12.2).
    */
   expectedVersion?: number;
+  /** An item update that sets the handle, a key of the row: the catalogue lock comes before it (see lockCatalogue). */
+  setsHandle?: boolean;
 }
 
 /**
  * An item's audited fields in ONE statement, as JSON text — its SKUs and images aggregated, money as a
  * JSON number exact to the cent, times as JSON writes a Date (what Prisma's include read in three
- * statements, compared as JSON by changesBetween). A write reads it twice while it holds the catalogue
- * writes' lock, each statement a round trip through a possibly busy event loop: fewer statements, a
- * shorter hold (docs/performance.md, "The catalogue lock's hold").
+ * statements, compared as JSON by changesBetween). A write reads it twice, each a round trip through a
+ * possibly busy event loop — for an update, before the catalogue lock (lockCatalogue); for a create or a
+ * delete, while holding it (docs/performance.md, "The catalogue lock's hold").
  */
 const ITEM_SNAPSHOT = `SELECT json_build_object(
     'name', i.name, 'description', i.description, 'categoryId', i.category_id, 'price', i.price,
@@ -133,21 +135,61 @@ function fieldsAndVisibility(
 }
 
 /**
- * One row's write inside a running catalogue transaction, after the catalogue writes' lock: an item's
- * version claimed, the row before, the write, its search documents, the row after, its audit entry
- * and its events (an updated item's visibility compared before and after).
+ * The catalogue writes' lock (`search_index_lock()`, migration 20261130000000_token_counts): one writer
+ * of the postings' counts at a time, held to commit — the queue every catalogue write waits in. A write
+ * takes it as late as it safely can, so that what comes before (an item's version claimed, its row
+ * before, the row written, its row after) is not part of every other write's wait (docs/performance.md,
+ * "The catalogue lock's hold"). That is safe because every catalogue write takes its locks in one order:
+ *
+ *   1. the item rows it changes, FOR NO KEY UPDATE (in id order when several: lockItems, the import's
+ *      stored items, the schedule flip; one item: its version claim);
+ *   2. this lock;
+ *   3. the rest: postings and their counts, kept facets, the event counter.
+ *
+ * A holder of this lock waits for no item row a waiter for it holds: after it, it takes only KEY SHARE
+ * of existing items (the indexer, foreign keys), which NO KEY UPDATE does not block, or FOR UPDATE of
+ * rows it locked before it. So whatever takes FOR UPDATE of an item (a delete, a new handle: a key) or
+ * inserts a handle (a create: another insert of the same handle would wait for it) does it after this
+ * lock. Category writes take it first: they lock no item row.
  */
-async function writeRow<T>(tx: Tx, audit: Audit, emit: Emit, spec: RowWrite<T>): Promise<T> {
+export const lockCatalogue = (tx: { $executeRawUnsafe(query: string): Promise<unknown> }) =>
+  tx.$executeRawUnsafe('SELECT search_index_lock()');
+
+/**
+ * Where a row's write takes the catalogue lock (see lockCatalogue): `first` (a category, a new item),
+ * `beforeWrite` (an item deleted or given a handle: after its version claim, before the key changes),
+ * `beforeIndex` (any other item update: after the row is written, before its documents), `held` (the
+ * caller has it), `none` (synonym groups: no postings).
+ */
+type LockAt = 'first' | 'beforeWrite' | 'beforeIndex' | 'held' | 'none';
+
+function lockAt<T>(spec: CatalogWriteSpec<T> & { id?: number }): LockAt {
+  const target = targetOf(spec);
+  if (target === 'synonym_group') return 'none';
+  if (target === 'category' || spec.id === undefined) return 'first';
+  return spec.action === 'item.update' && !spec.setsHandle ? 'beforeIndex' : 'beforeWrite';
+}
+
+/**
+ * One row's write inside a running catalogue transaction: an item's version claimed, the row before,
+ * the write, the row after, its search documents, its audit entry and its events (an updated item's
+ * visibility compared before and after) — the catalogue lock taken where `lock` says.
+ */
+async function writeRow<T>(tx: Tx, audit: Audit, emit: Emit, spec: RowWrite<T>, lock: LockAt): Promise<T> {
   const target = targetOf(spec);
   const verb = spec.action.split('.')[1]!;
+  if (lock === 'first') await lockCatalogue(tx);
   // Every later change of an item — its fields, SKUs, images, status — is one version more.
   if (target === 'item' && spec.id !== undefined) await claimItemVersion(tx, spec.id, spec.expectedVersion);
   const snapshot = SNAPSHOTS[target];
   const [before, wasVisible] = fieldsAndVisibility(spec.id === undefined ? null : await snapshot(tx, spec.id));
+  if (lock === 'beforeWrite') await lockCatalogue(tx);
   const written = await spec.write(tx);
   const id = spec.idOf(written);
-  if (spec.search) await reindex(tx, spec.search(written));
+  // The row after before its documents: they change none of its audited fields.
   const [after, isVisible] = fieldsAndVisibility(verb === 'delete' ? null : await snapshot(tx, id));
+  if (lock === 'beforeIndex') await lockCatalogue(tx);
+  if (spec.search) await reindex(tx, spec.search(written));
   audit({ action: spec.action, target: { type: target, id }, changes: changesBetween(before, after) });
   emitWrite(emit, target, verb, id, before);
   if (target === 'item' && verb === 'update') emitVisibility(emit, id, wasVisible, isVisible);
@@ -155,10 +197,6 @@ async function writeRow<T>(tx: Tx, audit: Audit, emit: Emit, spec: RowWrite<T>):
 }
 
 const targetOf = (spec: { action: CatalogWriteSpec<unknown>['action'] }) => spec.action.split('.')[0] as CatalogTarget;
-
-// Item and category writes change postings, whose counts have one writer at a time: the lock comes
-// first, before the item rows the postings' insert locks (search/documents.ts) would make another writer wait for.
-const lockSearchIndex = (tx: Tx) => tx.$executeRawUnsafe('SELECT search_index_lock()');
 
 /**
  * Runs one catalogue write on row `id` (known beforehand for an update or a delete; a create's comes
@@ -172,10 +210,7 @@ export async function catalogWrite<T>(
 ): Promise<T> {
   const result = await adminWrite(
     ctx,
-    async (tx, audit, emit) => {
-      if (targetOf(spec) !== 'synonym_group') await lockSearchIndex(tx);
-      return writeRow(tx, audit, emit, { ...spec, write });
-    },
+    (tx, audit, emit) => writeRow(tx, audit, emit, { ...spec, write }, lockAt(spec)),
     transaction,
   );
   // Before the answer: a read that follows it on this instance must not see the cache's old copy.
@@ -184,9 +219,9 @@ export async function catalogWrite<T>(
 }
 
 /**
- * Several item or category writes in ONE transaction, all or none (`deleteItems`): `prepare` runs
- * after the catalogue writes' lock (to lock and check the rows), then each write exactly as
- * catalogWrite runs it alone — its version, its row before and after, its own audit entry.
+ * Several item writes in ONE transaction, all or none (`deleteItems`): `prepare` locks and checks
+ * their rows (lockItems), then the catalogue lock is taken, then each write runs as catalogWrite runs
+ * it alone — its version, its row before and after, its own audit entry.
  */
 export async function catalogWriteAll<T>(
   ctx: RequestContext,
@@ -194,10 +229,10 @@ export async function catalogWriteAll<T>(
   writes: Array<RowWrite<T>>,
 ): Promise<T[]> {
   const results = await adminWrite(ctx, async (tx, audit, emit) => {
-    await lockSearchIndex(tx);
     await prepare(tx);
+    await lockCatalogue(tx);
     const done: T[] = [];
-    for (const spec of writes) done.push(await writeRow(tx, audit, emit, spec));
+    for (const spec of writes) done.push(await writeRow(tx, audit, emit, spec, 'held'));
     return done;
   });
   ctx.services.catalogCache.invalidate();
@@ -224,24 +259,20 @@ class NothingChanged extends Error {
  * audit entry per item it reports changed, in its transaction, then the answer cache emptied as
  * catalogWrite does. A write that changes no item records nothing (its transaction is rolled back,
  * having changed nothing). Such writes change no search document; the write locks its item rows in id
- * order, as every many-item write does, so two of them never wait for each other in two orders.
- * `searchLock`: the catalogue writes' lock first, as catalogWrite takes it (a status change); a stock
- * adjustment writes no postings and so never queues behind a reindexing write.
+ * order, as every many-item write does, so two of them never wait for each other in two orders. A
+ * write that changes postings (a status) takes the catalogue lock itself, after its rows (see
+ * lockCatalogue); a stock adjustment writes no postings and so never queues behind a reindexing write.
  */
 export async function catalogWriteItems<T>(
   ctx: RequestContext,
   action: `item.${'stock' | 'status'}`,
   write: (tx: Tx) => Promise<{ result: T; items: ItemChange[] }>,
-  {
-    searchLock = false,
-    transaction,
-  }: { searchLock?: boolean; transaction?: (write: (tx: Tx) => Promise<T>) => Promise<T> } = {},
+  { transaction }: { transaction?: (write: (tx: Tx) => Promise<T>) => Promise<T> } = {},
 ): Promise<T> {
   try {
     const result = await adminWrite(
       ctx,
       async (tx, audit, emit) => {
-        if (searchLock) await lockSearchIndex(tx);
         const { result, items } = await write(tx);
         if (items.length === 0) throw new NothingChanged(result);
         const flippable = items.filter((item) => item.wasVisible !== undefined).map((item) => item.id);

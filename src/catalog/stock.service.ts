@@ -48,8 +48,11 @@ async function applyAdjustments(tx: Tx, { adjustments, allowNegative }: AdjustSt
   const skuIds = adjustments.map((a) => a.skuId);
   const deltas = adjustments.map((a) => a.delta);
   // Parents before children, each in id order, so two adjustments sharing rows queue up in one order.
+  // The items FOR NO KEY UPDATE, as every catalogue write locks them (catalog-write.ts lockCatalogue):
+  // FOR UPDATE would wait for the KEY SHARE a reindex takes of the same items in its own order, and it
+  // for this write's — a deadlock (test/catalog/lock-order.test.ts).
   const lockedItems = await tx.$queryRawUnsafe<ItemStock[]>(
-    `SELECT id, stock FROM items WHERE id IN (SELECT item_id FROM skus WHERE id = ANY($1::int[])) ORDER BY id FOR UPDATE`,
+    `SELECT id, stock FROM items WHERE id IN (SELECT item_id FROM skus WHERE id = ANY($1::int[])) ORDER BY id FOR NO KEY UPDATE`,
     skuIds,
   );
   const locked = await tx.$queryRawUnsafe<LockedSku[]>(

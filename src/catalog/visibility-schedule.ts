@@ -4,8 +4,8 @@
  * process knows when the catalogue's next schedule time is (the database's `item_visibility_due()`,
  * looked up again after every catalogue change notification and after each boundary) and keeps one
  * timer for it. When it fires, the process asks the database to flip the flags of the items whose time
- * has come (`item_visibility_flip()`: one conditional UPDATE — run by every process, it changes the rows
- * once, and appends their `item.published` / `item.unpublished` events in its transaction, §14.1)
+ * has come (`item_visibility_flip()`: their rows locked, then the catalogue lock, then one UPDATE — run
+ * by every process, it changes the rows once, and appends their `item.published` / `item.unpublished` events in its transaction, §14.1)
  * and empties its own cache; the UPDATE's catalogue trigger notifies every instance, which empty
  * theirs. The rule and the flags: prisma/migrations/20261203000000_item_visibility, search/visibility.ts.
  */

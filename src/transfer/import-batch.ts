@@ -9,6 +9,7 @@
 
 import { type AuditRecord, auditInsertSql, auditRow, auditRowsJson, changesBetween } from '../audit/audit-log.ts';
 import type { Actor } from '../auth/request-auth.ts';
+import { lockCatalogue } from '../catalog/catalog-write.ts';
 import type { PendingEvent } from '../events/event-log.ts';
 import { cooperative } from '../process/cooperative.ts';
 import { indexItems } from '../search/documents.ts';
@@ -85,11 +86,14 @@ async function stagedItems(tx: IndexerSql, importId: number, from: number, to: n
   return [...items.values()];
 }
 
-/** The stored items with these handles, locked until the transaction ends. */
+/**
+ * The stored items with these handles, locked until the transaction ends — FOR NO KEY UPDATE, and
+ * before the catalogue lock, as every catalogue write locks its items (catalog-write.ts lockCatalogue).
+ */
 async function storedByHandle(tx: IndexerSql, handles: string[]): Promise<Map<string, StoredItem>> {
   if (!handles.length) return new Map();
   const rows = await tx.$queryRawUnsafe<Array<{ item: StoredItem }>>(
-    `${STORED_ITEMS_SQL} WHERE i.handle = ANY($1::text[]) ORDER BY i.id FOR UPDATE OF i`,
+    `${STORED_ITEMS_SQL} WHERE i.handle = ANY($1::text[]) ORDER BY i.id FOR NO KEY UPDATE OF i`,
     handles,
   );
   return new Map(rows.map((r) => [r.item.handle, r.item]));
@@ -139,7 +143,12 @@ export async function runBatch(
       writes.push(plan);
     }
   }
-  if (!options.dryRun && writes.length) result.events = await writeItems(tx, options, writes);
+  if (!options.dryRun && writes.length) {
+    // The catalogue lock after the batch's stored items, and only when it writes: a batch of
+    // unchanged items waits for no other catalogue write.
+    await lockCatalogue(tx);
+    result.events = await writeItems(tx, options, writes);
+  }
   return result;
 }
 

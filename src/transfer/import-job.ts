@@ -15,6 +15,7 @@
 import type { Actor } from '../auth/request-auth.ts';
 import type { CatalogCache } from '../catalog/catalog-cache.ts';
 import { isoSql } from '../catalog/catalog-json.ts';
+import { lockCatalogue } from '../catalog/catalog-write.ts';
 import type { Database, Prisma, SqlDriver } from '../db/database.ts';
 import { appendEvents, type PendingEvent } from '../events/event-log.ts';
 import type { Import } from '../generated/prisma/client.ts';
@@ -215,9 +216,8 @@ async function nextBatch(
     await finishIn(sql, id, checking ? 'failed' : 'succeeded');
     return { step: 'done', items: 0 };
   }
+  // A batch that writes takes the catalogue lock after its stored items (runBatch).
   const write = !row.dryRun && !checking;
-  // Item writes change postings, whose counts have one writer at a time (catalog-write.ts).
-  if (write) await sql.$executeRawUnsafe('SELECT search_index_lock()');
   const to = Math.min(row.cursor + size, total);
   const writeLimit = Math.min(size, BATCH_ITEMS.maxWrites);
   const result = await runBatch(sql, batchOptions(row, !write), row.cursor + 1, to, writeLimit);
@@ -295,7 +295,7 @@ async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> 
         (await sql.$queryRawUnsafe<ImportState[]>(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = $1`, id))[0];
       const row = await readRow();
       if (row?.status !== 'running' || row.cursor > 0) return undefined;
-      await sql.$executeRawUnsafe('SELECT search_index_lock()');
+      await lockFileItems(sql, id);
       const total = row.itemsTotal ?? 0;
       const sum = emptyBatchResult(total);
       for (let from = 1; from <= total; from += ATOMIC_BATCH_ITEMS) {
@@ -321,6 +321,32 @@ async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> 
   if (failed) return fail(runner, id, failed);
   runner.catalogCache.invalidate();
   return 'done';
+}
+
+/** The stored items with one of the import's handles. */
+const FILE_ITEMS = 'SELECT i.id FROM items i WHERE i.handle IN (SELECT handle FROM import_items WHERE import_id = $1)';
+
+/** Thrown when an item took one of the file's handles as the atomic pass began: the job runs it again. */
+class FileItemsMoved extends Error {}
+
+/**
+ * The atomic pass's locks in the catalogue writes' order (catalog-write.ts lockCatalogue): every stored
+ * item of the file (id order), then the catalogue lock — its batches then wait for no item row. An
+ * item given one of the file's handles between the two would be locked after the catalogue lock: the
+ * pass is rolled back and its job tried again instead.
+ */
+async function lockFileItems(sql: IndexerSql, importId: number): Promise<void> {
+  const held = await sql.$queryRawUnsafe<Array<{ id: number }>>(
+    `${FILE_ITEMS} ORDER BY i.id FOR NO KEY UPDATE OF i`,
+    importId,
+  );
+  await lockCatalogue(sql);
+  const [moved] = await sql.$queryRawUnsafe<Array<{ moved: boolean }>>(
+    `SELECT EXISTS (${FILE_ITEMS} AND i.id <> ALL ($2::int[])) AS moved`,
+    importId,
+    held.map((h) => h.id),
+  );
+  if (moved?.moved) throw new FileItemsMoved('an item took one of the file’s handles as the atomic pass began');
 }
 
 /** The atomic write pass's lock (with the import's id): its class, for pg_advisory_xact_lock(int, int). */
