@@ -3,9 +3,12 @@
  * left unchanged, every problem named by row and column, dry runs and atomic imports that write
  * nothing they should not, the errors file, and the REST and GraphQL doors with their refusals.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATOMIC_WRITE_LOCK } from '../../src/transfer/import-job.ts';
 import { expectProblem, gqlCode, loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
+import { lockWaiters } from '../helpers/lock-waiters.ts';
 import { startTestApp, TEST_ADMIN, type TestApp } from '../helpers/test-app.ts';
 import { TEST_DB } from '../helpers/test-database.ts';
 import { csv, type ImportAnswer, ITEM_FILE_HEADER, importEnded, runImport, sendImport } from './import-helpers.ts';
@@ -357,6 +360,77 @@ describe.skipIf(TEST_DB !== 'postgres')('the atomic write pass, on PostgreSQL', 
       await app.request(`${path}/cancel`, { method: 'POST', token: owner });
       await importEnded(app, owner, id);
       await app.db.prisma.item.deleteMany({ where: { handle: { startsWith: 'atomic-pass-' } } });
+    }
+  });
+});
+
+describe.skipIf(TEST_DB !== 'postgres')('the atomic write pass and the catalogue lock, on PostgreSQL', () => {
+  it('when an item takes one of the file’s handles while the pass waits for the catalogue lock, then the pass runs again and writes every item, and the write waiting on that item does not deadlock', async () => {
+    await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name', 'category', 'price'],
+        ['moved-x-before', 'Moved X', 'Outdoor', '5'],
+      ]),
+    );
+    const x = await app.db.prisma.item.findUniqueOrThrow({ where: { handle: 'moved-x-before' } });
+    // Another session holds the catalogue lock: the pass locks the file's stored items (none yet), then waits.
+    const holder = new pg.Client({ connectionString: app.databaseUrl });
+    const writer = new pg.Client({ connectionString: app.databaseUrl });
+    await holder.connect();
+    await writer.connect();
+    let id: number | undefined;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT search_index_lock()');
+      const file = csv([
+        ['handle', 'name', 'category', 'price'],
+        ['moved-a', 'Moved A', 'Outdoor', '6'],
+        ['moved-x', 'Moved X from the file', 'Outdoor', '7'],
+        ['moved-b', 'Moved B', 'Outdoor', '8'],
+      ]);
+      const started = await sendImport(app, owner, file, 'atomic=true');
+      expect(started.status, started.text).toBe(202);
+      id = started.body.id;
+      for (const until = Date.now() + 30_000; (await lockWaiters(holder)) === 0; await sleep(20))
+        expect(Date.now()).toBeLessThan(until);
+      // Meanwhile an item takes one of the file's handles (this session may write it: it holds the lock),
+      // and a write of that item, in the catalogue writes' order (its row, then the lock), comes next.
+      await holder.query(`UPDATE items SET handle = 'moved-x' WHERE id = $1`, [x.id]);
+      const write = (async () => {
+        await writer.query('BEGIN');
+        await writer.query('SELECT 1 FROM items WHERE id = $1 FOR NO KEY UPDATE', [x.id]);
+        await writer.query('SELECT search_index_lock()');
+        await writer.query('COMMIT');
+      })();
+      for (const until = Date.now() + 30_000; (await lockWaiters(holder)) < 2; await sleep(20))
+        expect(Date.now()).toBeLessThan(until);
+      await holder.query('COMMIT');
+      // The pass, given the lock, finds the item it did not lock and rolls back instead of waiting for
+      // it while holding the lock — that write would wait for the pass, and the pass for it.
+      await write;
+      const done = await importEnded(app, owner, id);
+      expect(done.status, JSON.stringify(done.errors)).toBe('succeeded');
+      expect(done.items).toMatchObject({ created: 2, updated: 1, failed: 0 });
+      const items = await app.db.prisma.item.findMany({
+        where: { handle: { startsWith: 'moved-' } },
+        select: { id: true, handle: true, name: true },
+        orderBy: { handle: 'asc' },
+      });
+      expect(items.map((i) => [i.handle, i.name])).toEqual([
+        ['moved-a', 'Moved A'],
+        ['moved-b', 'Moved B'],
+        ['moved-x', 'Moved X from the file'],
+      ]);
+      expect(items.find((i) => i.handle === 'moved-x')!.id).toBe(x.id);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      await writer.query('ROLLBACK').catch(() => {});
+      await holder.end();
+      await writer.end();
+      if (id !== undefined) await importEnded(app, owner, id);
+      await app.db.prisma.item.deleteMany({ where: { handle: { startsWith: 'moved-' } } });
     }
   });
 });
