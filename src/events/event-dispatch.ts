@@ -18,7 +18,7 @@ import type { SqlDriver, SqlQuery } from '../db/database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
 import { type Rounds, startRounds } from '../process/rounds.ts';
-import { DELIVERY_QUEUE, type DeliveryJob, queueDeliveries } from './webhook-delivery.ts';
+import { DELIVERY_QUEUE, type DeliveryJob, queueDeliveries, WEBHOOKS_PER_JOB } from './webhook-delivery.ts';
 
 /** Events queued per transaction. */
 const BATCH = 500;
@@ -80,21 +80,17 @@ export function startEventDispatch(sql: SqlDriver, jobs: JobQueue, config: Confi
         await prune(query);
       }
       const rows = await query<{ seq: number; event_id: string; webhook_id: number | null }>(ROUND_SQL, [BATCH]);
-      // One job an event, for every webhook that wants it (its attempts side by side: fewer job rows
-      // and statements an attempt); a failed attempt's retry is a job of its webhook alone.
-      const byEvent = new Map<string, DeliveryJob>();
+      // One job an event for the webhooks that want it, up to WEBHOOKS_PER_JOB a job (its attempts side
+      // by side: fewer job rows and statements an attempt); a failed attempt's retry is a job of its
+      // webhook alone. The rows come in event order.
+      const deliveries: Array<{ job: DeliveryJob }> = [];
       for (const { event_id, webhook_id } of rows) {
         if (webhook_id === null) continue;
-        const job = byEvent.get(event_id) ?? { webhookIds: [], eventId: event_id, try: 1 };
-        job.webhookIds.push(webhook_id);
-        byEvent.set(event_id, job);
+        const last = deliveries.at(-1)?.job;
+        if (last?.eventId === event_id && last.webhookIds.length < WEBHOOKS_PER_JOB) last.webhookIds.push(webhook_id);
+        else deliveries.push({ job: { webhookIds: [webhook_id], eventId: event_id, try: 1 } });
       }
-      await queueDeliveries(
-        query,
-        jobs,
-        config,
-        [...byEvent.values()].map((job) => ({ job })),
-      );
+      await queueDeliveries(query, jobs, config, deliveries);
       return new Set(rows.map((r) => r.seq)).size;
     });
     if (queued > 0) jobs.wake(DELIVERY_QUEUE);

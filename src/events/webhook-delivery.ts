@@ -51,6 +51,11 @@ export const DISABLE_AFTER_DAYS = 5;
  */
 export const DELIVERY_WORKERS = 2;
 export const DELIVERY_BATCH = 8;
+/**
+ * The most webhooks one job names (the dispatcher splits an event wanted by more): a process makes at
+ * most DELIVERY_WORKERS × DELIVERY_BATCH × this requests at once, however many webhooks there are.
+ */
+export const WEBHOOKS_PER_JOB = 8;
 
 /** A `webhook.test` event (sendTestEvent): not in the log, carried by its job. */
 export interface TestEvent {

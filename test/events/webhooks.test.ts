@@ -9,7 +9,12 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_BATCH, DELIVERY_QUEUE, DELIVERY_WORKERS } from '../../src/events/webhook-delivery.ts';
+import {
+  DELIVERY_BATCH,
+  DELIVERY_QUEUE,
+  DELIVERY_WORKERS,
+  WEBHOOKS_PER_JOB,
+} from '../../src/events/webhook-delivery.ts';
 import { loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { makeCategory } from '../helpers/catalog.ts';
 import { itemBody, postItem } from '../helpers/catalog-admin.ts';
@@ -225,10 +230,12 @@ describe('delivery (contract §14.2)', () => {
     expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
-  it('when an event goes to several webhooks, then each gets its attempt; a job queued by an earlier version (one webhookId) is still made', async () => {
-    const hooks = await Promise.all(['/one', '/two', '/three'].map((path) => createWebhook(path, ['item.created'])));
+  it('when an event goes to more webhooks than one job names, then each gets its attempt; a job queued by an earlier version (one webhookId) is still made', async () => {
+    // More than WEBHOOKS_PER_JOB: the event's attempts are split over two jobs.
+    const paths = Array.from({ length: WEBHOOKS_PER_JOB + 1 }, (_, i) => ['/one', '/two'][i] ?? `/shared-${i}`);
+    const hooks = await Promise.all(paths.map((path) => createWebhook(path, ['item.created'])));
     await createItem('Shared lamp');
-    const firsts = await Promise.all(['/one', '/two', '/three'].map((path) => receivedOn(path, 1)));
+    const firsts = await Promise.all(paths.map((path) => receivedOn(path, 1)));
     const eventId = firsts[0]![0]!.headers['webhook-id'] as string;
     for (const [i, [request]] of firsts.entries()) {
       expect(request!.headers['webhook-id']).toBe(eventId);
@@ -241,6 +248,15 @@ describe('delivery (contract §14.2)', () => {
       expect((await settled(webhook.id, 1)).map((d) => [d.eventId, d.attempt, d.status])).toEqual([
         [eventId, 1, 'succeeded'],
       ]);
+    // Its first attempts' jobs: none names more than WEBHOOKS_PER_JOB, together they name every webhook.
+    const queued = await app.db.sql.query<{ hooks: number[] }>(
+      `SELECT ARRAY(SELECT jsonb_array_elements_text(data->'webhookIds')::int) AS hooks
+         FROM pgboss.job WHERE name = $1 AND data->>'eventId' = $2`,
+      [DELIVERY_QUEUE, eventId],
+    );
+    expect(queued.length).toBeGreaterThanOrEqual(2);
+    for (const { hooks: named } of queued) expect(named.length).toBeLessThanOrEqual(WEBHOOKS_PER_JOB);
+    expect(queued.flatMap((q) => q.hooks)).toEqual(expect.arrayContaining(hooks.map((h) => h.webhook.id)));
     // A job as queued before one job named all of an event's webhooks: { webhookId, eventId, try }.
     await app.services.jobs.send(DELIVERY_QUEUE, { webhookId: hooks[1]!.webhook.id, eventId, try: 1 });
     const [, again] = await receivedOn('/two', 2);
