@@ -107,8 +107,9 @@ async function assertHandleFree(tx: Tx, handle: string, self?: number): Promise<
 
 /**
  * A write that sets a handle (a create, an update with one) takes the catalogue lock before it
- * (catalog-write.ts lockCatalogue), so the handle found free is still free at the write — unless a row written without the service took it meanwhile: the unique index refuses
- * it, and the write is tried again (a generated handle) or answered as taken (a given one).
+ * (catalog-write.ts lockCatalogue), so the handle found free is still free at the write — unless a row
+ * written without the service took it meanwhile: the unique index refuses it, and the write is tried
+ * again (a generated handle) or answered as taken (a given one).
  */
 const HANDLE_ATTEMPTS = 3;
 
@@ -175,62 +176,58 @@ export async function updateItem(
   expectedVersion?: number,
 ): Promise<number> {
   try {
-    return await catalogWrite(
-      ctx,
-      { ...UPDATED, id, expectedVersion, setsHandle: input.handle !== undefined },
-      async (tx) => {
-        // The stored schedule and price, read only when the input needs them: a plain edit — a name, a
-        // stock — reads nothing here, one statement fewer under the catalogue writes' lock. (The item
-        // exists: its version was claimed first.)
-        let stored: Awaited<ReturnType<typeof readPriceAndSchedule>> = null;
-        const current = async () => {
-          stored ??= await readPriceAndSchedule(tx, id);
-          if (!stored) throw notFound('item');
-          return stored;
-        };
-        if (input.publishAt !== undefined || input.unpublishAt !== undefined) {
-          const { publishAt, unpublishAt } = await current();
-          // The schedule as it will be: a side not given keeps the stored value.
-          const schedule = scheduleError(
-            input.publishAt === undefined ? publishAt : input.publishAt,
-            input.unpublishAt === undefined ? unpublishAt : input.unpublishAt,
-          );
-          if (schedule) throw validationFailed([schedule]);
-        }
-        if (input.categoryId !== undefined) await assertCategoryExists(tx, input.categoryId);
-        if (input.handle !== undefined) await assertHandleFree(tx, input.handle, id);
-        if (input.skus) {
-          await tx.sku.deleteMany({ where: { itemId: id } });
-          // A SKU without a price takes the item's (new or current) price.
-          await tx.sku.createMany({
-            data: skuRows(input.skus, input.price ?? (await current()).price.toFixed(2)).map((s) => ({
-              ...s,
-              itemId: id,
-            })),
-          });
-        }
-        if (input.images) {
-          await tx.itemImage.deleteMany({ where: { itemId: id } });
-          await tx.itemImage.createMany({ data: input.images.map((m) => ({ ...m, itemId: id })) });
-        }
-        await tx.item.update({
-          where: { id },
-          data: {
-            name: input.name,
-            description: input.description,
-            categoryId: input.categoryId,
-            price: input.price,
-            stock: input.stock,
-            status: input.status,
-            publishAt: input.publishAt,
-            unpublishAt: input.unpublishAt,
-            handle: input.handle,
-            updatedAt: new Date(),
-          },
+    const spec = { ...UPDATED, id, expectedVersion, setsHandle: input.handle !== undefined };
+    return await catalogWrite(ctx, spec, async (tx) => {
+      // The stored schedule and price, read only when the input needs them: a plain edit — a name, a
+      // stock — reads nothing here, one round trip fewer. (The item exists: its version was claimed first.)
+      let stored: Awaited<ReturnType<typeof readPriceAndSchedule>> = null;
+      const current = async () => {
+        stored ??= await readPriceAndSchedule(tx, id);
+        if (!stored) throw notFound('item');
+        return stored;
+      };
+      if (input.publishAt !== undefined || input.unpublishAt !== undefined) {
+        const { publishAt, unpublishAt } = await current();
+        // The schedule as it will be: a side not given keeps the stored value.
+        const schedule = scheduleError(
+          input.publishAt === undefined ? publishAt : input.publishAt,
+          input.unpublishAt === undefined ? unpublishAt : input.unpublishAt,
+        );
+        if (schedule) throw validationFailed([schedule]);
+      }
+      if (input.categoryId !== undefined) await assertCategoryExists(tx, input.categoryId);
+      if (input.handle !== undefined) await assertHandleFree(tx, input.handle, id);
+      if (input.skus) {
+        await tx.sku.deleteMany({ where: { itemId: id } });
+        // A SKU without a price takes the item's (new or current) price.
+        await tx.sku.createMany({
+          data: skuRows(input.skus, input.price ?? (await current()).price.toFixed(2)).map((s) => ({
+            ...s,
+            itemId: id,
+          })),
         });
-        return id;
-      },
-    );
+      }
+      if (input.images) {
+        await tx.itemImage.deleteMany({ where: { itemId: id } });
+        await tx.itemImage.createMany({ data: input.images.map((m) => ({ ...m, itemId: id })) });
+      }
+      await tx.item.update({
+        where: { id },
+        data: {
+          name: input.name,
+          description: input.description,
+          categoryId: input.categoryId,
+          price: input.price,
+          stock: input.stock,
+          status: input.status,
+          publishAt: input.publishAt,
+          unpublishAt: input.unpublishAt,
+          handle: input.handle,
+          updatedAt: new Date(),
+        },
+      });
+      return id;
+    });
   } catch (err) {
     throw isUniqueViolationOn(err, 'handle') ? takenHandle() : asCategoryError(err);
   }
