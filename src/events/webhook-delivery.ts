@@ -113,7 +113,13 @@ interface Outcome {
   durationMs: number;
 }
 
-const AGENT_OPTIONS = { keepAlive: true, maxSockets: 16 };
+/**
+ * Kept-alive sockets, each dropped when idle 1 s before the receiver said it would close it (its
+ * `Keep-Alive: timeout=` answer): Node's agent honours that hint only with a `timeout` of its own set
+ * (longer than an attempt: an active request is ended by its own 10 s). Without it, a retry due 5 s
+ * after the last request met node:http's 5 s keep-alive closing the socket under it: "No answer".
+ */
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 16, timeout: 60_000 };
 const agents = { 'http:': new http.Agent(AGENT_OPTIONS), 'https:': new https.Agent(AGENT_OPTIONS) };
 
 /** Sends one signed request; never throws (a failure is an outcome). */
