@@ -26,6 +26,8 @@ export interface Figures {
   rss_peak_mb: number;
   /** Peak RSS of the cluster primary, MB, when there is one (it serves nothing). */
   rss_primary_mb?: number;
+  /** The background process's peak RSS (imports, deliveries; src/process/background.ts), MB. */
+  rss_background_mb?: number;
 }
 
 export interface Timing {
@@ -144,6 +146,7 @@ function figuresOf(servers: Server[], stretches: Stretch[], connections: number)
   const sum = (of: (u: Usage) => number) => stretches.reduce((total, s) => total + of(s.usage), 0);
   const rssPeakMb = servers.map((_, i) => Math.max(...stretches.map((s) => s.usage.rssPeakMb[i]!)));
   const primaries = stretches.flatMap((s) => s.usage.rssPrimaryMb).filter((mb) => mb !== undefined);
+  const backgrounds = stretches.flatMap((s) => s.usage.rssBackgroundMb).filter((mb) => mb !== undefined);
   const rps = requestsDone / Math.max(seconds, 0.001);
   return {
     figures: {
@@ -157,6 +160,7 @@ function figuresOf(servers: Server[], stretches: Stretch[], connections: number)
       pg_cpu_us_per_req: Math.round(sum((u) => u.pgCpuMicros) / requestsDone),
       rss_peak_mb: Math.max(...rssPeakMb),
       ...(primaries.length ? { rss_primary_mb: Math.max(...primaries) } : {}),
+      ...(backgrounds.length ? { rss_background_mb: Math.max(...backgrounds) } : {}),
     },
     rssPeakMb,
   };

@@ -8,7 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServiceProcess, startProcess } from '../test/helpers/service-process.ts';
-import { cpuMeter, postgresBackendPids, postgresPids, processTree, rssMb, waitForWorkers } from './proc.ts';
+import {
+  cpuMeter,
+  isBackgroundProcess,
+  postgresBackendPids,
+  postgresPids,
+  processTree,
+  rssMb,
+  waitForWorkers,
+} from './proc.ts';
 
 export interface Server extends ServiceProcess {
   name: string;
@@ -108,7 +116,8 @@ export async function stopAll(servers: (Server | undefined)[]): Promise<void> {
 /**
  * CPU of the servers' process trees (and of every PostgreSQL process) from now until `stop()`, and peak
  * RSS: of the service, its serving worker's (the largest, with several), the cluster primary — which
- * serves nothing — apart; of any other server (the floor), its whole process tree's. With `database`,
+ * serves nothing — and the background process (imports, deliveries) apart, each also on its own; of
+ * any other server (the floor), its whole process tree's. With `database`,
  * also the CPU of the PostgreSQL backends connected to it (the service's own statements: on a shared
  * server, every PostgreSQL process includes other people's work).
  */
@@ -119,6 +128,8 @@ export function usageMeter(servers: Server[], database?: string) {
   const pgCpu = cpuMeter(postgresPids);
   const pgDatabaseCpu = database === undefined ? undefined : cpuMeter(() => postgresBackendPids(database));
   const peaks = new Map<number, number>();
+  /** The background processes seen (a replaced one included): their RSS is not the serving workers'. */
+  const background = new Set<number>();
   /** Per server: the peak of its whole tree's RSS (what counts for a server that is no cluster). */
   const treePeaks = servers.map(() => 0);
   /**
@@ -129,7 +140,13 @@ export function usageMeter(servers: Server[], database?: string) {
    */
   let ticks = 0;
   const sample = (discover: boolean) => {
-    if (discover) for (const [i, s] of servers.entries()) for (const pid of processTree(s.pid)) trees[i]!.add(pid);
+    if (discover)
+      for (const [i, s] of servers.entries())
+        for (const pid of processTree(s.pid)) {
+          if (trees[i]!.has(pid)) continue;
+          trees[i]!.add(pid);
+          if (s.cluster && isBackgroundProcess(pid)) background.add(pid);
+        }
     for (const [i, tree] of trees.entries()) {
       treePeaks[i] = Math.max(treePeaks[i]!, rssMb([...tree]));
       for (const pid of tree) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb([pid])));
@@ -155,11 +172,16 @@ export function usageMeter(servers: Server[], database?: string) {
         /** Per server: the peak RSS of its serving process(es), MB. */
         rssPeakMb: servers.map((s, i) => {
           if (!s.cluster) return Math.round(treePeaks[i]!); // one server, whatever helpers it runs
-          const workers = [...trees[i]!].filter((pid) => pid !== s.pid);
+          const workers = [...trees[i]!].filter((pid) => pid !== s.pid && !background.has(pid));
           return peakOf(workers.length ? workers : [s.pid]);
         }),
         /** Per server: its cluster primary's peak RSS, MB (undefined for a server that is no cluster). */
         rssPrimaryMb: servers.map((s) => (s.cluster ? peakOf([s.pid]) : undefined)),
+        /** Per server: its background process's peak RSS, MB (undefined for a server that has none). */
+        rssBackgroundMb: trees.map((tree) => {
+          const own = [...tree].filter((pid) => background.has(pid));
+          return own.length ? peakOf(own) : undefined;
+        }),
         /** Per server: the peak of its whole process tree's RSS, summed (primary and workers), MB. */
         rssTreePeakMb: treePeaks.map((mb) => Math.round(mb)),
       };

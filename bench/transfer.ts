@@ -36,6 +36,10 @@ import type { ExportScenario, ImportCounts, ImportScenario, TransferScenario } f
 import type { Sequence } from './requests.ts';
 import { adminToken, type Server, startBenchService, startEmbeddedBenchService, usageMeter } from './servers.ts';
 
+/** `{ [key]: value }`, or nothing for a figure the run has not got (no background process: embedded). */
+const optional = <K extends string>(key: K, value: number | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, number>>;
+
 /** SKUs (CSV rows) per item. */
 const SKUS = 2;
 /** The reads during and after the import: a few shoppers, not a load test (the import would starve). */
@@ -375,6 +379,7 @@ function importFigures(
     items_per_s: perSecond(items, run.seconds),
     rows_per_s: perSecond(file.rows, run.seconds),
     rss_peak_mb: run.usage.rssPeakMb[0]!,
+    ...optional('rss_background_peak_mb', run.usage.rssBackgroundMb[0]),
     rss_total_peak_mb: run.usage.rssTreePeakMb[0]!,
     cpu_s: cpuSeconds(run.usage.cpuMicros),
     pg_cpu_s: cpuSeconds(run.usage.pgCpuMicros),
@@ -452,6 +457,7 @@ async function exportScenario(
     rows_per_s: perSecond(rows, seconds),
     mb_per_s: round1(got.bytes / 2 ** 20 / Math.max(seconds, 0.001)),
     rss_peak_mb: usage.rssPeakMb[0]!,
+    ...optional('rss_background_peak_mb', usage.rssBackgroundMb[0]),
     rss_total_peak_mb: usage.rssTreePeakMb[0]!,
     cpu_s: cpuSeconds(usage.cpuMicros),
     pg_cpu_s: cpuSeconds(usage.pgCpuMicros),
@@ -485,6 +491,10 @@ async function onPostgres(opts: TransferOptions, file: { path: string; bytes: nu
     scenarios.push({
       ...scenario,
       rss_peak_mb: Math.max(scenario.rss_peak_mb, again.usage.rssPeakMb[0]!),
+      ...optional(
+        'rss_background_peak_mb',
+        Math.max(scenario.rss_background_peak_mb ?? 0, again.usage.rssBackgroundMb[0] ?? 0) || undefined,
+      ),
       rss_total_peak_mb: Math.max(scenario.rss_total_peak_mb, again.usage.rssTreePeakMb[0]!),
       reimport_seconds: round1(again.seconds),
       reimport_counts: again.answer.items,

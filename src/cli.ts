@@ -60,7 +60,7 @@ const io = {
 async function open() {
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const runtime = await openRuntime(config, { role: 'npm run cli', prepare: 'migrations', log });
+  const runtime = await openRuntime(config, { role: 'npm run cli', prepare: 'migrations', background: false, log });
   return { ctx: operatorContext(runtime.db, runtime.services, log), close: () => runtime.close() };
 }
 

@@ -38,6 +38,12 @@ export interface RuntimeOptions {
    * those (the CLI); `nothing`: the database is ready (a later worker).
    */
   prepare: 'everything' | 'migrations' | 'nothing';
+  /**
+   * Runs the background work in this process: imports, the webhook dispatch and deliveries, the facet
+   * counts' fold (a process alone, the tests' in-process service, the background process of a cluster
+   * — process/background.ts); the others only queue jobs.
+   */
+  background: boolean;
   /** A logger other than the configured one (the CLI keeps quiet). */
   log?: Logger;
   /** A database opened by the caller (tests open a fresh one per file). */
@@ -47,7 +53,7 @@ export interface RuntimeOptions {
 export async function openRuntime(config: Config, opts: RuntimeOptions): Promise<Runtime> {
   const log = opts.log ?? createLogger(config.logLevel, config.logFormat);
   // Process metrics only for a serving process: a test process opens many runtimes.
-  const metrics = createMetrics({ processMetrics: opts.role === 'server' });
+  const metrics = createMetrics({ processMetrics: opts.role === 'server' || opts.role === 'background' });
   if (!opts.db && config.database.kind === 'pglite') {
     // Creating it (a first start) takes seconds: say what is happening.
     log.info({ data_dir: config.dataDir }, 'opening the embedded database');
@@ -70,11 +76,10 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
     let bootstrap: BootstrapResult | undefined;
     if (opts.prepare === 'everything') bootstrap = await prepareDatabase(db, config, log);
     if (opts.prepare === 'migrations') await migrateDatabase(db, config);
-    const services = await buildServices(config, log, db, metrics);
-    // Serving processes (and the tests' in-process service) run the background jobs; the CLI runs its own.
+    const services = await buildServices(config, log, db, metrics, { runsJobs: opts.background });
     let webhooks: Webhooks | undefined;
     let facetFold: FacetFold | undefined;
-    if (opts.role === 'server' || opts.role === 'test') {
+    if (opts.background) {
       await workImports(importRunner(db, services, log));
       webhooks = await runWebhooks(db, services, config, log);
       // The kept facet counts' pending deltas, folded after the writes that append them commit.

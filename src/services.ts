@@ -68,7 +68,13 @@ const JOB_STOP_GRACE_MS = 3_000;
 /** Catalogue notifications (their payloads) after which the next schedule time is looked up again. */
 const MAY_MOVE_SCHEDULE = new Set(['items', 'reindex', '']);
 
-export async function buildServices(config: Config, log: Logger, db: Database, metrics: Metrics): Promise<Services> {
+export async function buildServices(
+  config: Config,
+  log: Logger,
+  db: Database,
+  metrics: Metrics,
+  opts: { runsJobs: boolean },
+): Promise<Services> {
   const secrets = await resolveJwtSecrets(config);
   const tokens: TokenSystems = {
     customer: createTokenSystem('customer', secrets.customer, config.jwt.customerTtl),
@@ -102,7 +108,7 @@ export async function buildServices(config: Config, log: Logger, db: Database, m
     },
   });
   schedule.refresh();
-  const jobs = await openJobQueue(db, config, log);
+  const jobs = await openJobQueue(db, config, log, opts);
   return {
     config,
     tokens,

@@ -1,7 +1,7 @@
 /**
  * `npm run cli -- import FILE [--dry-run] [--mode upsert|create|update] [--atomic] [--format csv|jsonl]`
  * (contract §13.2): the file imported as an operator's import — queued like any other, then run by
- * this process (a serving process on the same database may take slices of it too: each batch is
+ * this process (a running service on the same database may take slices of it too: each batch is
  * applied once whoever runs it). Progress is a bar on a terminal (cli-progress), a line per 10 %
  * otherwise; then the report. Exit code 1 when any item failed or the import did.
  */

@@ -1,5 +1,6 @@
 /**
- * A serving process's part of webhook delivery (contract §14.2): it dispatches new events to jobs
+ * A process's part of webhook delivery (contract §14.2), where background work runs (runtime.ts
+ * `background`: on PostgreSQL each instance's background process): it dispatches new events to jobs
  * (one process at a time, event-dispatch.ts) and runs delivery jobs, up to DELIVERY_WORKERS ×
  * DELIVERY_BATCH at once (any process; a job makes one event's attempts, webhook-delivery.ts).
  */

@@ -12,6 +12,7 @@ import PgBoss from 'pg-boss';
 import type { Config } from '../config/config.ts';
 import type { Database, SqlQuery } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { relayJobsWake } from '../process/jobs-wake.ts';
 
 export interface JobQueue {
   /**
@@ -30,7 +31,10 @@ export interface JobQueue {
     jobs: Array<{ data: object; startAfter?: Date }>,
     options?: { leaseSeconds?: number },
   ): Promise<void>;
-  /** Has this process look for jobs of `queue` now (ones its own committed transaction queued). */
+  /**
+   * Has this process look for jobs of `queue` now (ones its own committed transaction queued); a
+   * process that does not run them has its instance's background process look.
+   */
   wake(queue: string): void;
   /**
    * Has this process take jobs of `queue`: `workers` (default one) each fetch up to `batchSize`
@@ -52,7 +56,20 @@ export interface JobQueue {
 /** How often a process asks for new jobs (one it queued itself it looks for at once). */
 const POLL_SECONDS = 2;
 
-export async function openJobQueue(db: Database, config: Config, log: Logger): Promise<JobQueue> {
+export interface JobQueueOptions {
+  /**
+   * This process runs jobs (work()), and so also finds expired leases (pg-boss's supervisor). A
+   * serving worker beside a background process (process/background.ts) only queues them.
+   */
+  runsJobs: boolean;
+}
+
+export async function openJobQueue(
+  db: Database,
+  config: Config,
+  log: Logger,
+  { runsJobs }: JobQueueOptions,
+): Promise<JobQueue> {
   // PostgreSQL: a small pool of pg-boss's own (its polling is no request's statement); the embedded
   // database: its one session, outside the statements counted and timed for requests.
   // Client-side bounds: a database that stops answering fails the queue's polls (tried again at the
@@ -71,7 +88,7 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
     schema: 'pgboss',
     migrate: false,
     // Expired leases are found (and their jobs given back) by the supervisor; one process a time does it.
-    supervise: true,
+    supervise: runsJobs,
     maintenanceIntervalSeconds: config.jobs.maintenanceSeconds,
     monitorStateIntervalSeconds: 600,
     schedule: false,
@@ -80,7 +97,10 @@ export async function openJobQueue(db: Database, config: Config, log: Logger): P
   await boss.start();
   const workers = new Map<string, string[]>();
   const wake = (queue: string) => {
-    for (const worker of workers.get(queue) ?? []) boss.notifyWorker(worker);
+    const here = workers.get(queue);
+    // Queued by a serving worker: its instance's background process runs it, and is told at once.
+    if (!here) return relayJobsWake(queue);
+    for (const worker of here) boss.notifyWorker(worker);
   };
   let stopping = false;
   return {

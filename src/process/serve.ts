@@ -45,7 +45,13 @@ export async function serve(config: Config, { prepare }: ServeOptions): Promise<
           throw listenFailure(err, servicePort(config));
         }),
       ];
-  const runtime = await openRuntime(config, { role: 'server', prepare: prepare ? 'everything' : 'nothing', log });
+  // A worker leaves the background work to its instance's background process (background.ts).
+  const runtime = await openRuntime(config, {
+    role: 'server',
+    prepare: prepare ? 'everything' : 'nothing',
+    background: !cluster.isWorker,
+    log,
+  });
   const { db, bootstrap } = runtime;
   if (bootstrap?.generatedPassword) {
     // Printed once, to the terminal only: the demo admin of a fresh development database.

@@ -1,7 +1,9 @@
 /**
  * On PostgreSQL (contract §7.7): the primary process forks WORKERS serving workers sharing the port
- * (node:cluster), replaces one that dies, and on SIGTERM forwards it to every worker and exits 0
- * once all have drained and exited. The primary itself serves nothing and loads none of the app.
+ * (node:cluster) and one background process (background.ts: imports, webhooks, folds), replaces one
+ * that dies, and on SIGTERM forwards it to every worker and exits 0 once all have drained and exited.
+ * The primary itself serves nothing and loads none of the app; it passes a serving worker's word that
+ * it queued a job on to the background process (jobs-wake.ts).
  *
  * The first worker prepares the database (migrations, bootstrap admin, demo data) before it
  * listens; the others start once it does, so preparation never runs twice at the same time.
@@ -13,6 +15,8 @@ import { listenFailure, servicePort } from '../errors/startup-error.ts';
 import { createLogger } from '../logger.ts';
 import { primaryClusterMetrics } from '../observability/cluster-metrics.ts';
 import { listenForMetrics } from '../observability/metrics-endpoint.ts';
+import { JOBS_WAKE } from './jobs-wake.ts';
+import { BACKGROUND_ROLE, PROCESS_ROLE_ENV } from './process-role.ts';
 import { bindListener, SERVING, STOP_ACCEPTING, STOPPED_ACCEPTING, shareListener } from './shared-listener.ts';
 import { workerEnv, workerExecArgv } from './worker-runtime.ts';
 
@@ -40,12 +44,24 @@ export async function supervise(config: Config): Promise<void> {
 
   // Every worker runs with the memory settings of worker-runtime.ts.
   cluster.setupPrimary({ execArgv: workerExecArgv() });
-  const fork = (): Worker => {
-    const worker = cluster.fork(workerEnv());
+  /** The background process's worker id (one at a time; a replacement gets a new id). */
+  let background: number | undefined;
+  const fork = (role: 'serving' | 'background' = 'serving'): Worker => {
+    const worker = cluster.fork({
+      ...workerEnv(),
+      ...(role === 'background' ? { [PROCESS_ROLE_ENV]: BACKGROUND_ROLE } : {}),
+    });
+    if (role === 'background') background = worker.id;
     startedAt.set(worker.id, Date.now());
     return worker;
   };
   const aliveCount = () => Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead()).length;
+  // A serving worker queued a job: the background process looks for it now, not at its next poll.
+  cluster.on('message', (_worker, message: { type?: unknown }) => {
+    if (message?.type !== JOBS_WAKE || background === undefined) return;
+    const runner = cluster.workers?.[background];
+    if (runner?.isConnected()) runner.send(message);
+  });
 
   const first = fork();
   let serving = false;
@@ -54,6 +70,7 @@ export async function supervise(config: Config): Promise<void> {
     first.off('message', onServing);
     serving = true;
     for (let i = 1; i < config.workers; i++) fork();
+    fork('background');
     log.info({ workers: config.workers, primary_pid: process.pid }, 'workers started');
   };
   first.on('message', onServing);
@@ -86,11 +103,13 @@ export async function supervise(config: Config): Promise<void> {
     }
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
     restartDelay = lived < HEALTHY_AFTER_MS ? Math.min(Math.max(restartDelay * 2, 1_000), MAX_RESTART_DELAY_MS) : 0;
+    const role = worker.id === background ? 'background' : 'serving';
+    if (role === 'background') background = undefined;
     log.error(
-      { worker_pid: worker.process.pid, code, signal, restart_in_ms: restartDelay },
+      { worker_pid: worker.process.pid, role, code, signal, restart_in_ms: restartDelay },
       'worker died; replacing it',
     );
-    setTimeout(() => !stopping && fork(), restartDelay);
+    setTimeout(() => !stopping && fork(role), restartDelay);
   });
 
   // First nobody accepts — the primary's copy of the socket closes, and every worker closes its

@@ -5,9 +5,10 @@
  * not in each write's transaction. The facets read counts + pending (search/facets.ts: keptFacets),
  * exact whenever a fold runs, so this only keeps the pending rows few.
  *
- * The same rounds as the webhook dispatch (process/rounds.ts): every serving process folds when it
- * hears a catalogue change, and once a second besides (a notification missed, a write from
- * elsewhere), at most one round per ROUND_GAP_MS; a round first asks whether anything is pending.
+ * The same rounds as the webhook dispatch (process/rounds.ts): every process that runs background
+ * work (runtime.ts `background`) folds when it hears a catalogue change, and once a second besides (a
+ * notification missed, a write from elsewhere), at most one round per ROUND_GAP_MS; a round first
+ * asks whether anything is pending.
  * `search_facets_fold` takes a lock of its own (one fold at a time across the deployment, never the
  * catalogue writes' lock): a write never waits for a fold.
  */

@@ -69,7 +69,13 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
   const { buildApp, CATALOG_CHANNEL, createHttpServer, loadConfig, openRuntime, restRoutes, schema } = await appKit();
   const config = loadConfig({ ...BASE_ENV, ...env });
   const db = await openTestDatabase(opts);
-  const runtime = await openRuntime(config, { role: 'test', prepare: 'everything', db, log: opts.log });
+  const runtime = await openRuntime(config, {
+    role: 'test',
+    prepare: 'everything',
+    background: true,
+    db,
+    log: opts.log,
+  });
   const { services } = runtime;
   const app = buildApp({ runtime, schema, routes: restRoutes, isShuttingDown: opts.isShuttingDown });
   const http = createHttpServer(app, { keepAliveTimeoutMs: config.keepAliveTimeoutMs });

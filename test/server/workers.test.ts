@@ -14,6 +14,11 @@ import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-
 const childrenOf = (pid: number): number[] =>
   readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 
+/** The serving workers among them: all but the background process (process/background.ts). */
+const servingWorkers = (pid: number): number[] =>
+  childrenOf(pid).filter(
+    (child) => !readFileSync(`/proc/${child}/environ`, 'utf8').split('\0').includes('SHOP_PROCESS_ROLE=background'),
+  );
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -37,13 +42,14 @@ describe.skipIf(TEST_DB !== 'postgres')('WORKERS on PostgreSQL', () => {
     try {
       // Both listening (a worker that is only forked has not joined the shared socket yet).
       await expect.poll(() => service.output().match(/shop service listening/g)?.length, { timeout: 20_000 }).toBe(2);
-      expect(childrenOf(service.pid)).toHaveLength(2);
+      // Two serving workers and the background process (process/background.ts).
+      await expect.poll(() => childrenOf(service.pid).length, { timeout: 20_000 }).toBe(3);
       // Each worker runs with the memory settings the primary forks it with (process/worker-runtime.ts).
       for (const pid of childrenOf(service.pid)) {
         expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--heap-growing-percent=50');
         expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
       }
-      const [victim, survivor] = childrenOf(service.pid) as [number, number];
+      const [victim, survivor] = servingWorkers(service.pid) as [number, number];
       process.kill(victim, 'SIGKILL');
       // (What the victim had accepted dies with it; from then on the survivor serves everything.)
       await expect
@@ -54,7 +60,7 @@ describe.skipIf(TEST_DB !== 'postgres')('WORKERS on PostgreSQL', () => {
         await sleep(100);
       }
       await expect
-        .poll(() => childrenOf(service.pid).filter((pid) => pid !== victim).length, { timeout: 20_000 })
+        .poll(() => servingWorkers(service.pid).filter((pid) => pid !== victim).length, { timeout: 20_000 })
         .toBe(2);
       expect(childrenOf(service.pid)).toContain(survivor);
       expect(service.output()).toMatch(/worker died; replacing it/);
