@@ -123,13 +123,22 @@ export async function stopAll(servers: (Server | undefined)[]): Promise<void> {
  */
 export function usageMeter(servers: Server[], database?: string) {
   // Every process seen in each server's tree during the window (a worker replaced mid-run included).
-  const trees = servers.map((s) => new Set(processTree(s.pid)));
-  const serverCpu = cpuMeter(() => trees.flatMap((tree) => [...tree]));
-  const pgCpu = cpuMeter(postgresPids);
-  const pgDatabaseCpu = database === undefined ? undefined : cpuMeter(() => postgresBackendPids(database));
+  const trees = servers.map(() => new Set<number>());
   const peaks = new Map<number, number>();
   /** The background processes seen (a replaced one included): their RSS is not the serving workers'. */
   const background = new Set<number>();
+  const discover = () => {
+    for (const [i, s] of servers.entries())
+      for (const pid of processTree(s.pid)) {
+        if (trees[i]!.has(pid)) continue;
+        trees[i]!.add(pid);
+        if (s.cluster && isBackgroundProcess(pid)) background.add(pid);
+      }
+  };
+  discover();
+  const serverCpu = cpuMeter(() => trees.flatMap((tree) => [...tree]));
+  const pgCpu = cpuMeter(postgresPids);
+  const pgDatabaseCpu = database === undefined ? undefined : cpuMeter(() => postgresBackendPids(database));
   /** Per server: the peak of its whole tree's RSS (what counts for a server that is no cluster). */
   const treePeaks = servers.map(() => 0);
   /**
@@ -139,20 +148,14 @@ export function usageMeter(servers: Server[], database?: string) {
    * every answer arriving meanwhile counted the stall as latency.
    */
   let ticks = 0;
-  const sample = (discover: boolean) => {
-    if (discover)
-      for (const [i, s] of servers.entries())
-        for (const pid of processTree(s.pid)) {
-          if (trees[i]!.has(pid)) continue;
-          trees[i]!.add(pid);
-          if (s.cluster && isBackgroundProcess(pid)) background.add(pid);
-        }
+  const sample = (fresh: boolean) => {
+    if (fresh) discover();
     for (const [i, tree] of trees.entries()) {
       treePeaks[i] = Math.max(treePeaks[i]!, rssMb([...tree]));
       for (const pid of tree) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb([pid])));
     }
     for (const meter of [serverCpu, pgCpu, pgDatabaseCpu]) {
-      if (discover) meter?.sample();
+      if (fresh) meter?.sample();
       else meter?.sampleKnown();
     }
   };
