@@ -40,7 +40,8 @@ export async function supervise(config: Config): Promise<void> {
   const metricsText = primaryClusterMetrics();
   const startedAt = new Map<number, number>();
   let stopping = false;
-  let restartDelay = 0;
+  /** Per role: a background process dying young (a job out of memory) never slows a worker's replacement. */
+  const restartDelays = { serving: 0, background: 0 };
 
   // Every worker runs with the memory settings of worker-runtime.ts.
   cluster.setupPrimary({ execArgv: workerExecArgv() });
@@ -102,9 +103,11 @@ export async function supervise(config: Config): Promise<void> {
       process.exit(code || 1);
     }
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
-    restartDelay = lived < HEALTHY_AFTER_MS ? Math.min(Math.max(restartDelay * 2, 1_000), MAX_RESTART_DELAY_MS) : 0;
     const role = worker.id === background ? 'background' : 'serving';
     if (role === 'background') background = undefined;
+    const restartDelay =
+      lived < HEALTHY_AFTER_MS ? Math.min(Math.max(restartDelays[role] * 2, 1_000), MAX_RESTART_DELAY_MS) : 0;
+    restartDelays[role] = restartDelay;
     log.error(
       { worker_pid: worker.process.pid, role, code, signal, restart_in_ms: restartDelay },
       'worker died; replacing it',
