@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshRequest, workersListening } from '../helpers/fresh-connection.ts';
 import { type ServiceProcess, startService } from '../helpers/service-process.ts';
@@ -143,4 +144,66 @@ describe.skipIf(TEST_DB !== 'postgres')('the background process (WORKERS=2)', ()
     for (const pid of all) expect(() => process.kill(pid, 0)).toThrow();
     expect(service.output()).toMatch(/background process stopped/);
   }, 90_000);
+
+  it('when the service is stopped (SIGTERM) while its background process runs an import, then it exits 0 and, started again, finishes the import with every item once', async () => {
+    const env = { DATABASE_URL: database.url!, WORKERS: '2', LOG_LEVEL: 'info' };
+    let running = await startService(env);
+    try {
+      await workersListening(running, 2);
+      token = (await freshRequest(`${running.url}/admin/api/auth/login`, 'POST', ADMIN)).body.access_token;
+      const items = 3000;
+      const rows = [
+        ['handle', 'name', 'category', 'price', 'sku_code', 'sku_stock', 'spec:size'],
+        ...Array.from({ length: items }, (_, i) => [
+          `drain-${i}`,
+          `Drain ${i}`,
+          'Outdoor > Drain',
+          '5',
+          `D-${i}`,
+          1,
+          '40',
+        ]),
+      ];
+      const res = await fetch(`${running.url}/admin/api/imports`, {
+        method: 'POST',
+        body: csv(rows),
+        headers: { 'content-type': 'text/csv', ...auth(), connection: 'close' },
+      });
+      expect(res.status).toBe(202);
+      const { id } = (await res.json()) as { id: number };
+      const status = async (on: ServiceProcess) =>
+        (await freshRequest(`${on.url}/admin/api/imports/${id}`, 'GET', undefined, auth())).body;
+      let done = 0;
+      for (const until = Date.now() + 30_000; done === 0 && Date.now() < until; await sleep(50))
+        done = (await status(running)).rows_done;
+      expect(done).toBeGreaterThan(0);
+      expect(done).toBeLessThan(items);
+
+      // Stopped mid-file: the running slice ends after its batch (what committed stays), and all exit 0.
+      expect(await running.stop()).toBe(0);
+      expect(running.output()).toMatch(/background process: stopping/);
+      running = await startService(env);
+      let now: Record<string, any> = {};
+      for (const until = Date.now() + 60_000; Date.now() < until; await sleep(250)) {
+        now = await status(running);
+        expect(now.rows_done).toBeGreaterThanOrEqual(done);
+        if (!['queued', 'running'].includes(now.status)) break;
+      }
+      expect(now).toMatchObject({ status: 'succeeded', rows_done: items, items: { created: items, failed: 0 } });
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const count = async (sql: string) => Number((await client.query(sql)).rows[0].n);
+        expect(await count(`SELECT count(*) AS n FROM items WHERE handle LIKE 'drain-%'`)).toBe(items);
+        expect(await count(`SELECT count(DISTINCT sku_code) AS n FROM skus WHERE sku_code LIKE 'D-%'`)).toBe(items);
+        expect(
+          await count(`SELECT count(*) AS n FROM audit_log WHERE request_id = '${id}' AND action = 'item.create'`),
+        ).toBe(items);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await running.stop();
+    }
+  }, 120_000);
 });
