@@ -43,7 +43,8 @@ export interface CatalogWriteSpec<T> {
  * JSON number exact to the cent, times as JSON writes a Date (what Prisma's include read in three
  * statements, compared as JSON by changesBetween). A write reads it twice, each a round trip through a
  * possibly busy event loop — for an update, before the catalogue lock (lockCatalogue); for a create or a
- * delete, while holding it (docs/performance.md, "The catalogue lock's hold").
+ * delete, while holding it (docs/performance.md, "The catalogue lock's hold"). An import makes the same
+ * JSON from what its batch holds (transfer/import-batch.ts `snapshot`; a test holds the two alike).
  */
 const ITEM_SNAPSHOT = `SELECT json_build_object(
     'name', i.name, 'description', i.description, 'categoryId', i.category_id, 'price', i.price,

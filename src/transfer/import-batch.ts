@@ -189,7 +189,10 @@ async function categoryIds(tx: IndexerSql, paths: string[][], audit: AuditRecord
 /** The batch's audit entries, at the transaction's time. */
 const AUDIT_INSERT = auditInsertSql(1);
 
-/** An item as its audit entry shows it (catalog-write.ts's snapshot of an item). */
+/**
+ * An item as its audit entry shows it: catalog-write.ts's ITEM_SNAPSHOT, made here from what the batch
+ * already holds instead of a statement per item (test/transfer/imports.test.ts holds the two alike).
+ */
 const snapshot = (item: DesiredItem | StoredItem, categoryId: number) => ({
   name: item.name,
   description: item.description,
