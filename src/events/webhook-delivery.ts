@@ -22,6 +22,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import DataLoader from 'dataloader';
 import { isoSql } from '../catalog/catalog-json.ts';
 import type { Config } from '../config/config.ts';
 import type { SqlDriver, SqlQuery } from '../db/database.ts';
@@ -208,57 +209,83 @@ export interface DeliveryDeps {
 }
 
 /**
- * The attempts' start, one statement ($1 webhooks, $2 event, $3 job), a row per attempt begun: none for
- * a webhook whose attempt of this job was already made, one gone or disabled (its pending attempts end
- * there), or when the event is past its retention; for the others an unanswered attempt of this job
- * marked interrupted and the new one recorded, with what the request needs. One statement is one
+ * The attempts' start for the jobs a process takes side by side (one fetch of the queue), one
+ * statement: a row of ($1 job, $2 event, $3 webhook, $4 whether the event is in the log) for each
+ * webhook each job names; a row back per attempt begun. None for a webhook whose attempt of its job
+ * was already made, one gone or disabled (its pending attempts end there), or when the event is past
+ * its retention; for the others an unanswered attempt of the job marked interrupted and the new one
+ * recorded, with what the request needs — numbered after the event's last attempt to that webhook (and
+ * after each other, should two jobs at once name the same webhook and event). One statement is one
  * transaction: it commits before any request is sent, all of it or nothing. (Its data-modifying parts
- * run whether or not the final SELECT reads them, so each is gated on `event`; all of them see the
- * statement's one snapshot, in which the interruption does not change any `attempt`.) `fromLog` false:
- * a `webhook.test` event, carried by its job — only the webhooks are read.
+ * all see the statement's one snapshot, in which the interruption does not change any `attempt`.) An
+ * event not in the log — a `webhook.test` event, carried by its job — reads only the webhook.
  */
-const beginSql = (fromLog: boolean) => `
-  WITH made AS (
-    SELECT webhook_id FROM webhook_deliveries WHERE job_id = $3::uuid AND duration_ms IS NOT NULL
+const BEGIN_SQL = `
+  WITH wanted AS (
+    SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::int[], $4::boolean[]) AS w(job_id, event_id, webhook_id, from_log)
+  ), made AS (
+    SELECT job_id, webhook_id FROM webhook_deliveries WHERE job_id = ANY ($1::uuid[]) AND duration_ms IS NOT NULL
   ), hook AS (
-    SELECT id, url, secret, CASE WHEN previous_secret_until > now() THEN previous_secret END AS previous
-      FROM webhooks WHERE id = ANY ($1::int[]) AND NOT disabled AND id NOT IN (SELECT webhook_id FROM made)
-  ), event AS (${
-    fromLog
-      ? `
+    SELECT w.job_id, w.event_id, w.from_log, h.id, h.url, h.secret,
+           CASE WHEN h.previous_secret_until > now() THEN h.previous_secret END AS previous
+      FROM wanted w JOIN webhooks h ON h.id = w.webhook_id
+     WHERE NOT h.disabled AND NOT EXISTS (SELECT FROM made m WHERE m.job_id = w.job_id AND m.webhook_id = h.id)
+  ), event AS (
     SELECT id, seq, type, ${isoSql('at')} AS at, data::text AS data
-      FROM events WHERE id = $2::varchar AND EXISTS (SELECT FROM hook)`
-      : `
-    SELECT NULL::varchar AS id, NULL::int AS seq, NULL::varchar AS type, NULL::text AS at, NULL::text AS data
-     WHERE EXISTS (SELECT FROM hook)`
-  }
+      FROM events WHERE id IN (SELECT event_id FROM hook WHERE from_log)
+  ), live AS (
+    SELECT * FROM hook WHERE NOT from_log OR event_id IN (SELECT id FROM event)
   ), interrupted AS (
-    UPDATE webhook_deliveries SET response_body = 'interrupted: the delivering process stopped', next_attempt_at = now()
-     WHERE job_id = $3::uuid AND duration_ms IS NULL AND webhook_id IN (SELECT id FROM hook) AND EXISTS (SELECT FROM event)
+    UPDATE webhook_deliveries d SET response_body = 'interrupted: the delivering process stopped', next_attempt_at = now()
+      FROM live l WHERE d.job_id = l.job_id AND d.webhook_id = l.id AND d.duration_ms IS NULL
   ), attempt AS (
     INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, job_id)
-    SELECT h.id, $2::varchar, 1 + COALESCE((SELECT max(d.attempt) FROM webhook_deliveries d
-                                             WHERE d.webhook_id = h.id AND d.event_id = $2::varchar), 0), $3::uuid
-      FROM hook h WHERE EXISTS (SELECT FROM event)
-    RETURNING id, webhook_id
+    SELECT l.id, l.event_id,
+           COALESCE((SELECT max(d.attempt) FROM webhook_deliveries d WHERE d.webhook_id = l.id AND d.event_id = l.event_id), 0)
+             + row_number() OVER (PARTITION BY l.id, l.event_id ORDER BY l.job_id),
+           l.job_id
+      FROM live l
+    RETURNING id, webhook_id, job_id
   )
-  SELECT hook.id AS webhook_id, hook.url, hook.secret, hook.previous, event.id, event.seq, event.type, event.at,
-         event.data, attempt.id AS attempt
-    FROM hook JOIN attempt ON attempt.webhook_id = hook.id, event
-   ORDER BY hook.id`;
-const BEGIN_FROM_LOG = beginSql(true);
-const BEGIN_TEST = beginSql(false);
+  SELECT l.job_id, l.id AS webhook_id, l.url, l.secret, l.previous, e.id, e.seq, e.type, e.at, e.data,
+         a.id AS attempt
+    FROM live l JOIN attempt a ON a.webhook_id = l.id AND a.job_id = l.job_id
+    LEFT JOIN event e ON l.from_log AND e.id = l.event_id
+   ORDER BY l.job_id, l.id`;
 
-/** The attempts' start (see beginSql): on the maintenance pool, so a backlog of requests never holds it. */
-async function beginAttempts(sql: SqlDriver, job: QueuedDeliveryJob, jobId: string): Promise<Begun[]> {
-  const begun = await sql.queryUnbounded<Begun>(
-    job.test ? BEGIN_TEST : BEGIN_FROM_LOG,
-    [webhooksOf(job), job.eventId, jobId],
-    { prepare: true },
+/** A job as the start of its attempts needs it. */
+type Starting = { job: QueuedDeliveryJob; jobId: string };
+
+/**
+ * The attempts' start of every job handed to it in one turn of the event loop — the jobs of one fetch,
+ * whose handlers all begin at once — in one statement (DataLoader batches the calls of a turn), on the
+ * maintenance pool, so a backlog of requests never holds it.
+ */
+function attemptStarts(sql: SqlDriver): DataLoader<Starting, Begun[]> {
+  return new DataLoader<Starting, Begun[]>(
+    async (starting) => {
+      const rows = starting.flatMap(({ job, jobId }) =>
+        webhooksOf(job).map((webhookId) => ({ jobId, eventId: job.eventId, webhookId, fromLog: !job.test })),
+      );
+      const begun = await sql.queryUnbounded<Begun & { job_id: string }>(
+        BEGIN_SQL,
+        [
+          rows.map((r) => r.jobId),
+          rows.map((r) => r.eventId),
+          rows.map((r) => r.webhookId),
+          rows.map((r) => r.fromLog),
+        ],
+        { prepare: true },
+      );
+      return starting.map(({ job, jobId }) => {
+        const own = begun.filter((b) => b.job_id === jobId);
+        if (!job.test) return own;
+        const { id, seq, type, at, data } = job.test;
+        return own.map((b) => ({ ...b, id, seq, type, at, data: JSON.stringify(data) }));
+      });
+    },
+    { cache: false },
   );
-  if (!job.test) return begun;
-  const { id, seq, type, at, data } = job.test;
-  return begun.map((b) => ({ ...b, id, seq, type, at, data: JSON.stringify(data) }));
 }
 
 /**
@@ -291,55 +318,85 @@ const FAILED_SQL = `
 
 /** Outcomes that come in within this of the job's first are written in one statement. */
 const OUTCOMES_TOGETHER_MS = 200;
+/**
+ * Successes of jobs made side by side that are ready within this of each other are written in one
+ * statement (each job's completion waits for at most this more).
+ */
+const SUCCESSES_TOGETHER_MS = 10;
 
 type Made = { begun: Begun; outcome: Outcome };
 
-/** Makes the attempts `job` stands for (see the module's comment). */
-export async function deliver(deps: DeliveryDeps, job: QueuedDeliveryJob, jobId: string): Promise<void> {
-  const { sql, config, log } = deps;
-  const begun = await beginAttempts(sql, job, jobId);
-  if (begun.length === 0) return;
-
-  const made: Made[] = [];
-  const sending = begun.map(async (b) => {
-    log.debug({ webhook_id: b.webhook_id, event_id: job.eventId, pid: process.pid }, 'webhook attempt: sending');
-    const body = bodyOf(b);
-    const secrets = b.previous ? [b.secret, b.previous] : [b.secret];
-    const outcome = await post(b.url, signedHeaders(b.id, new Date(), body, secrets), body, config.webhooks);
-    made.push({ begun: b, outcome });
-    log.debug(
-      { webhook_id: b.webhook_id, event_id: job.eventId, status: outcome.status, ok: outcome.ok },
-      'webhook attempt',
-    );
-  });
-  // The answers in by OUTCOMES_TOGETHER_MS after the first (mostly all of them) are written together;
-  // each later one when it comes, so a receiver that takes its 10 s holds no other's outcome.
-  const all = Promise.all(sending);
-  await Promise.race(sending);
-  await Promise.race([all, sleep(OUTCOMES_TOGETHER_MS, undefined, { ref: false })]);
-  const early = made.splice(0);
-  await Promise.all([
-    recordOutcomes(deps, job, early),
-    ...sending.map((s) => s.then(() => recordOutcomes(deps, job, made.splice(0)))),
-  ]);
+/** The successful attempts handed to it within SUCCESSES_TOGETHER_MS, written in one statement. */
+function successWrites(sql: SqlDriver): DataLoader<Made[], void> {
+  return new DataLoader<Made[], void>(
+    async (groups) => {
+      const ok = groups.flat();
+      await sql.queryUnbounded(
+        SUCCEEDED_SQL,
+        [
+          ok.map((m) => m.begun.attempt),
+          ok.map((m) => m.outcome.status),
+          ok.map((m) => m.outcome.body),
+          ok.map((m) => m.outcome.durationMs),
+          [...new Set(ok.map((m) => m.begun.webhook_id))],
+        ],
+        { prepare: true },
+      );
+      return groups.map(() => undefined);
+    },
+    { cache: false, batchScheduleFn: (run) => setTimeout(run, SUCCESSES_TOGETHER_MS) },
+  );
 }
 
-/** Writes outcomes: the successes in one statement, each failure in a transaction of its own. */
-async function recordOutcomes(deps: DeliveryDeps, job: QueuedDeliveryJob, made: Made[]): Promise<void> {
+export type Deliver = (job: QueuedDeliveryJob, jobId: string) => Promise<void>;
+
+/**
+ * A process's delivery: makes the attempts a job stands for (see the module's comment). The jobs it
+ * runs side by side share their statements — their attempts' start (attemptStarts) and their
+ * successes (successWrites): an attempt's share of the round trips is what it costs PostgreSQL and
+ * the process (docs/performance.md, "The background process").
+ */
+export function createDelivery(deps: DeliveryDeps): Deliver {
+  const starts = attemptStarts(deps.sql);
+  const successes = successWrites(deps.sql);
+  const { config, log } = deps;
+  return async (job, jobId) => {
+    const begun = await starts.load({ job, jobId });
+    if (begun.length === 0) return;
+
+    const made: Made[] = [];
+    const sending = begun.map(async (b) => {
+      log.debug({ webhook_id: b.webhook_id, event_id: job.eventId, pid: process.pid }, 'webhook attempt: sending');
+      const body = bodyOf(b);
+      const secrets = b.previous ? [b.secret, b.previous] : [b.secret];
+      const outcome = await post(b.url, signedHeaders(b.id, new Date(), body, secrets), body, config.webhooks);
+      made.push({ begun: b, outcome });
+      log.debug(
+        { webhook_id: b.webhook_id, event_id: job.eventId, status: outcome.status, ok: outcome.ok },
+        'webhook attempt',
+      );
+    });
+    // The answers in by OUTCOMES_TOGETHER_MS after the first (mostly all of them) are written together;
+    // each later one when it comes, so a receiver that takes its 10 s holds no other's outcome.
+    const all = Promise.all(sending);
+    await Promise.race(sending);
+    await Promise.race([all, sleep(OUTCOMES_TOGETHER_MS, undefined, { ref: false })]);
+    const record = (outcomes: Made[]) => recordOutcomes(deps, successes, job, outcomes);
+    const early = made.splice(0);
+    await Promise.all([record(early), ...sending.map((s) => s.then(() => record(made.splice(0))))]);
+  };
+}
+
+/** Writes outcomes: the successes with those of the jobs beside, each failure in a transaction of its own. */
+async function recordOutcomes(
+  deps: DeliveryDeps,
+  successes: DataLoader<Made[], void>,
+  job: QueuedDeliveryJob,
+  made: Made[],
+): Promise<void> {
   const { sql, config } = deps;
   const ok = made.filter((m) => m.outcome.ok);
-  if (ok.length)
-    await sql.queryUnbounded(
-      SUCCEEDED_SQL,
-      [
-        ok.map((m) => m.begun.attempt),
-        ok.map((m) => m.outcome.status),
-        ok.map((m) => m.outcome.body),
-        ok.map((m) => m.outcome.durationMs),
-        [...new Set(ok.map((m) => m.begun.webhook_id))],
-      ],
-      { prepare: true },
-    );
+  if (ok.length) await successes.load(ok);
   for (const { begun, outcome } of made.filter((m) => !m.outcome.ok)) {
     const wait = retryDelayMs(job.try + 1);
     const nextAt = wait === undefined ? null : new Date(Date.now() + wait);

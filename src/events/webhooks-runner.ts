@@ -10,10 +10,10 @@ import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { startEventDispatch } from './event-dispatch.ts';
 import {
+  createDelivery,
   DELIVERY_BATCH,
   DELIVERY_QUEUE,
   DELIVERY_WORKERS,
-  deliver,
   type QueuedDeliveryJob,
   webhooksOf,
 } from './webhook-delivery.ts';
@@ -24,12 +24,12 @@ export interface Webhooks {
 }
 
 export async function runWebhooks(db: Database, services: Services, config: Config, log: Logger): Promise<Webhooks> {
-  const deps = { sql: db.sql, jobs: services.jobs, config, log };
+  const deliver = createDelivery({ sql: db.sql, jobs: services.jobs, config, log });
   await services.jobs.work(
     DELIVERY_QUEUE,
     async (data, id) => {
       try {
-        await deliver(deps, data as unknown as QueuedDeliveryJob, id);
+        await deliver(data as unknown as QueuedDeliveryJob, id);
       } catch (err) {
         // The job is tried again (its attempts, where recorded, are marked interrupted then).
         const job = data as unknown as QueuedDeliveryJob;
