@@ -10,10 +10,11 @@
  * 3. its outcome, the next attempt's job (when it failed and the schedule has one more) and the
  *    webhook's failing streak are written in one transaction.
  *
- * Step 1 is one statement for all the job's webhooks, and step 3 one statement for the successes that
- * come in together (data-modifying CTEs, prepared on the maintenance pool's connection): an attempt's
- * statements and job rows are what it costs the requests' cores and PostgreSQL (docs/performance.md,
- * "What an attempt costs"). The requests go out side by side; a slow receiver delays no other's.
+ * Step 1 is one statement for all the webhooks of all the jobs a process takes in one fetch, and step 3
+ * one statement for the successes that come in together, of those jobs too (data-modifying CTEs,
+ * prepared on the maintenance pool's connection): an attempt's statements and job rows are what it
+ * costs the requests' cores and PostgreSQL (docs/performance.md, "The background process"). The
+ * requests go out side by side; a slow receiver delays no other's.
  *
  * A job run again after its process died (its lease ran out) finds its unanswered attempts, marks them
  * interrupted and makes the next ones — same `webhook-id`, the receiver's de-duplication key. A webhook

@@ -13,6 +13,7 @@ import {
   DELIVERY_BATCH,
   DELIVERY_QUEUE,
   DELIVERY_WORKERS,
+  queueDeliveries,
   WEBHOOKS_PER_JOB,
 } from '../../src/events/webhook-delivery.ts';
 import { loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
@@ -263,6 +264,29 @@ describe('delivery (contract §14.2)', () => {
     expect(again!.headers['webhook-id']).toBe(eventId);
     expect((await settled(hooks[1]!.webhook.id, 2)).map((d) => d.attempt)).toEqual([2, 1]);
     expect(receiver.on('/one')).toHaveLength(1);
+  });
+
+  it('when two jobs taken in one fetch name the same webhook and event, then both attempts are made, numbered one after the other', async () => {
+    const { webhook } = await createWebhook('/twice', ['item.created']);
+    await createItem('Twice lamp');
+    const [first] = await receivedOn('/twice', 1);
+    const eventId = first!.headers['webhook-id'] as string;
+    // Queued together (two redeliveries at once, say): a worker's fetch takes both, and their attempts
+    // begin in one statement (webhook-delivery.ts attemptStarts) — without colliding on the number.
+    await app.db.sql.transaction((query) =>
+      queueDeliveries(query, app.services.jobs, app.config, [
+        { job: { webhookIds: [webhook.id], eventId, try: 1 } },
+        { job: { webhookIds: [webhook.id], eventId, try: 1 } },
+      ]),
+    );
+    app.services.jobs.wake(DELIVERY_QUEUE);
+    const requests = await receivedOn('/twice', 3);
+    expect(requests.map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId, eventId]);
+    expect((await settled(webhook.id, 3)).map((d) => [d.attempt, d.status])).toEqual([
+      [3, 'succeeded'],
+      [2, 'succeeded'],
+      [1, 'succeeded'],
+    ]);
   });
 
   it('when the secret is rotated, then both secrets sign for 24 h, each signature verifies, and the audit log names the rotation', async () => {
