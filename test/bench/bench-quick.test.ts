@@ -73,11 +73,14 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
       for (const figures of [s.service, s.floor, s.reference, ...Object.values(s.by_workers ?? {})].filter(Boolean)) {
         expect(
           Object.keys(figures)
-            .filter((k) => k !== 'rss_primary_mb')
+            .filter((k) => k !== 'rss_primary_mb' && k !== 'rss_background_mb')
             .sort(),
         ).toEqual(figureKeys);
-        // The floor is one process: no primary to report apart.
-        if (figures === s.floor || figures === s.reference) expect(figures.rss_primary_mb).toBeUndefined();
+        // The floor is one process: no primary or background process to report apart.
+        if (figures === s.floor || figures === s.reference) {
+          expect(figures.rss_primary_mb).toBeUndefined();
+          expect(figures.rss_background_mb).toBeUndefined();
+        }
         expect(figures.rss_peak_mb).toBeGreaterThan(0);
         expect(figures.rps).toBeGreaterThan(0);
         expect(figures.ok_rps).toBe(figures.rps);
@@ -98,6 +101,10 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
     expect(result.scenarios.some((s: { service?: { rss_primary_mb?: number } }) => s.service?.rss_primary_mb)).toBe(
       true,
     );
+    // And the background process's (src/process/background.ts) apart too.
+    expect(
+      result.scenarios.some((s: { service?: { rss_background_mb?: number } }) => s.service?.rss_background_mb),
+    ).toBe(true);
     // The hot scenarios compare the cached service with the same (uncached) floor.
     for (const s of result.scenarios.filter(
       (x: { cache: string; name: string }) => x.cache === 'on' && x.name !== 'mixed',
@@ -140,6 +147,8 @@ describe.runIf(TEST_DB === 'postgres')('npm run bench -- --quick', () => {
     expect(imported.detail_p99_idle_ms).toEqual(expect.any(Number));
     expect(imported.progress_max_gap_s).toEqual(expect.any(Number));
     expect(imported.rss_total_peak_mb).toBeGreaterThan(imported.rss_peak_mb);
+    // The import runs in the background process, whose memory is reported apart from the serving worker's.
+    expect(imported.rss_background_peak_mb).toBeGreaterThan(0);
     for (const reads of [imported.detail_idle, imported.detail_during].filter(Boolean)) {
       expect(reads.rps).toBeGreaterThan(0);
       expect(reads.errors).toBe(0);
