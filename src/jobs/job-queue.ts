@@ -94,6 +94,20 @@ export async function openJobQueue(
     schedule: false,
   } as PgBoss.ConstructorOptions);
   boss.on('error', (err: Error) => log.warn({ err }, 'job queue: maintenance failed (tried again at its next turn)'));
+  // pg-boss 10 completes (or fails) a batch after its handler without awaiting it (manager.js onFetch):
+  // with the database unreachable at that moment the promise rejects with nobody listening — an
+  // unhandled rejection, which ends a Node process. Each call's promise gets a listener here; a caller
+  // that awaits it (ours, below) still sees the rejection. A job left active comes back when its lease ends.
+  for (const method of ['complete', 'fail'] as const) {
+    const original = boss[method].bind(boss) as (...args: unknown[]) => Promise<unknown>;
+    (boss as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      const settled = original(...args);
+      settled.catch((err: unknown) =>
+        log.warn({ err }, `job queue: ${method} failed (the job comes back after its lease)`),
+      );
+      return settled;
+    };
+  }
   await boss.start();
   const workers = new Map<string, string[]>();
   const wake = (queue: string) => {
