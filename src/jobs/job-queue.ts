@@ -9,6 +9,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
+// @ts-expect-error pg-boss ships no types for its internal modules (see failedUnawaited)
+import Manager from 'pg-boss/src/manager.js';
 import type { Config } from '../config/config.ts';
 import type { Database, SqlQuery } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -53,6 +55,28 @@ export interface JobQueue {
   stop(timeoutMs: number): Promise<void>;
 }
 
+/**
+ * pg-boss 10 completes (or fails) a batch after its handler without awaiting the promise (manager.js
+ * `onFetch` calls `this.complete` / `this.fail` on its Manager): with the database unreachable at that
+ * moment the promise rejects with nobody listening — an unhandled rejection, which ends a Node process
+ * (a background process, or a test run). Every such promise gets a listener here, on the Manager
+ * class those calls go to; a caller that awaits it still sees the rejection. The job, left active,
+ * comes back when its lease ends. (test/jobs/job-queue.test.ts: a database gone as a batch ends.)
+ */
+let failedUnawaited: (err: unknown, method: string) => void = () => {};
+for (const method of ['complete', 'fail'] as const) {
+  const prototype = (Manager as { prototype: Record<string, (...args: unknown[]) => Promise<unknown>> }).prototype;
+  const original = prototype[method]!;
+  const listened = function (this: unknown, ...args: unknown[]) {
+    const settled = original.apply(this, args);
+    settled.catch((err: unknown) => failedUnawaited(err, method));
+    return settled;
+  };
+  // PgBoss exposes a Manager's functions under their names (index.js #promoteFunctions).
+  Object.defineProperty(listened, 'name', { value: method });
+  prototype[method] = listened;
+}
+
 /** How often a process asks for new jobs (one it queued itself it looks for at once). */
 const POLL_SECONDS = 2;
 
@@ -94,20 +118,8 @@ export async function openJobQueue(
     schedule: false,
   } as PgBoss.ConstructorOptions);
   boss.on('error', (err: Error) => log.warn({ err }, 'job queue: maintenance failed (tried again at its next turn)'));
-  // pg-boss 10 completes (or fails) a batch after its handler without awaiting it (manager.js onFetch):
-  // with the database unreachable at that moment the promise rejects with nobody listening — an
-  // unhandled rejection, which ends a Node process. Each call's promise gets a listener here; a caller
-  // that awaits it (ours, below) still sees the rejection. A job left active comes back when its lease ends.
-  for (const method of ['complete', 'fail'] as const) {
-    const original = boss[method].bind(boss) as (...args: unknown[]) => Promise<unknown>;
-    (boss as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      const settled = original(...args);
-      settled.catch((err: unknown) =>
-        log.warn({ err }, `job queue: ${method} failed (the job comes back after its lease)`),
-      );
-      return settled;
-    };
-  }
+  failedUnawaited = (err, method) =>
+    log.warn({ err }, `job queue: ${method} failed (the job comes back when its lease ends)`);
   await boss.start();
   const workers = new Map<string, string[]>();
   const wake = (queue: string) => {

@@ -3,8 +3,10 @@
  * side by side; pg-boss completes or fails a batch whole, so a job that threw must be given back to be
  * tried again while the others of its batch are completed — each job done once, the failed one again.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { TEST_DB } from '../helpers/test-database.ts';
 
 const QUEUE = 'test-batches';
 /** Like `imports`: one job waiting and one running per key. */
@@ -85,4 +87,42 @@ describe('job batches', () => {
     await app.services.jobs.send(CHAIN, { step: 1 }, { key: 'chain' });
     await expect.poll(() => steps, { timeout: 20_000, interval: 50 }).toEqual([1, 2, 3]);
   });
+});
+
+describe.skipIf(TEST_DB !== 'postgres')('a database gone as a batch ends', () => {
+  it('when the database refuses connections just as a batch is completed, then the process lives on: no unhandled rejection', async () => {
+    const QUEUE_GONE = 'test-gone';
+    await app.db.sql.exec(`SELECT pgboss.create_queue('${QUEUE_GONE}', '{"policy":"standard"}')`);
+    const url = new URL(app.databaseUrl!);
+    const name = url.pathname.slice(1);
+    url.pathname = '/postgres';
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    let ran = false;
+    try {
+      await app.services.jobs.send(QUEUE_GONE, { n: 1 });
+      await app.services.jobs.work(QUEUE_GONE, async () => {
+        if (ran) return;
+        ran = true;
+        // No new connection to the database (superusers included), and the queue's own ones cut: the
+        // completion that follows this handler finds no database.
+        await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'shop-jobs'`,
+          [name],
+        );
+      });
+      await expect.poll(() => ran, { timeout: 10_000 }).toBe(true);
+      // pg-boss completes (or, our completion failing, fails) the batch after the handler, unawaited.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(unhandled.map((r) => String((r as Error)?.stack ?? r))).toEqual([]);
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await admin.end();
+      process.off('unhandledRejection', onUnhandled);
+    }
+  }, 30_000);
 });
