@@ -107,15 +107,6 @@ export async function waitForQuietMachine(idleShare: number, maxMs: number): Pro
   }
 }
 
-/** Whether `pid` is a service's background process (src/process/background.ts): its environment says so. */
-export function isBackgroundProcess(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes('SHOP_PROCESS_ROLE=background');
-  } catch {
-    return false;
-  }
-}
-
 /** `root` and all its descendants. */
 export function processTree(root: number): number[] {
   const children = new Map<number, number[]>();

@@ -7,16 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isBackgroundProcess } from '../test/helpers/cluster-processes.ts';
 import { type ServiceProcess, startProcess } from '../test/helpers/service-process.ts';
-import {
-  cpuMeter,
-  isBackgroundProcess,
-  postgresBackendPids,
-  postgresPids,
-  processTree,
-  rssMb,
-  waitForWorkers,
-} from './proc.ts';
+import { cpuMeter, postgresBackendPids, postgresPids, processTree, rssMb, waitForWorkers } from './proc.ts';
 
 export interface Server extends ServiceProcess {
   name: string;

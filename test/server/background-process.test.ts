@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childrenOf, isBackgroundProcess } from '../helpers/cluster-processes.ts';
 import { freshRequest, workersListening } from '../helpers/fresh-connection.ts';
 import { type ServiceProcess, startService } from '../helpers/service-process.ts';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
@@ -16,10 +17,6 @@ import { csv } from '../transfer/import-helpers.ts';
 
 const ADMIN = { username: 'background-root', password: 'background-root-password' };
 
-const childrenOf = (pid: number): number[] =>
-  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-const isBackground = (pid: number) =>
-  readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes('SHOP_PROCESS_ROLE=background');
 /** The niceness of `pid` (field 19 of /proc/<pid>/stat). */
 const niceOf = (pid: number) => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -50,7 +47,7 @@ describe.skipIf(TEST_DB !== 'postgres')('the background process (WORKERS=2)', ()
       auth(),
     );
   const background = () => {
-    const found = childrenOf(service.pid).filter(isBackground);
+    const found = childrenOf(service.pid).filter(isBackgroundProcess);
     expect(found).toHaveLength(1);
     return found[0]!;
   };
@@ -123,7 +120,7 @@ describe.skipIf(TEST_DB !== 'postgres')('the background process (WORKERS=2)', ()
     const victim = background();
     process.kill(victim, 'SIGKILL');
     await expect
-      .poll(() => childrenOf(service.pid).filter((pid) => pid !== victim && isBackground(pid)).length, {
+      .poll(() => childrenOf(service.pid).filter((pid) => pid !== victim && isBackgroundProcess(pid)).length, {
         timeout: 20_000,
       })
       .toBe(1);

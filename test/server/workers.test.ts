@@ -7,18 +7,12 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
+import { childrenOf, isBackgroundProcess } from '../helpers/cluster-processes.ts';
 import { startService } from '../helpers/service-process.ts';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
 
-/** The pids of a process' children (Linux). */
-const childrenOf = (pid: number): number[] =>
-  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-
-/** The serving workers among them: all but the background process (process/background.ts). */
-const servingWorkers = (pid: number): number[] =>
-  childrenOf(pid).filter(
-    (child) => !readFileSync(`/proc/${child}/environ`, 'utf8').split('\0').includes('SHOP_PROCESS_ROLE=background'),
-  );
+/** The serving workers among a primary's children: all but the background process (process/background.ts). */
+const servingWorkers = (pid: number): number[] => childrenOf(pid).filter((child) => !isBackgroundProcess(child));
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
