@@ -124,6 +124,13 @@ interface Outcome {
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: 16, timeout: 60_000 };
 const agents = { 'http:': new http.Agent(AGENT_OPTIONS), 'https:': new https.Agent(AGENT_OPTIONS) };
 
+/**
+ * An answer's text as the delivery log can keep it: PostgreSQL's text holds no NUL character, and one
+ * sent by a receiver would fail the outcome's statement — with it the outcomes written beside it, whose
+ * jobs would then be run again and send their requests twice. (Invalid UTF-8 is already U+FFFD here.)
+ */
+const keptText = (body: string | null) => (body === null ? null : body.replaceAll('\0', '\uFFFD'));
+
 /** Sends one signed request; never throws (a failure is an outcome). */
 function post(url: string, headers: Record<string, string>, body: string, rules: DestinationRules): Promise<Outcome> {
   const started = performance.now();
@@ -131,7 +138,7 @@ function post(url: string, headers: Record<string, string>, body: string, rules:
   const transport = target.protocol === 'https:' ? https : http;
   return new Promise<Outcome>((done) => {
     const finish = (outcome: Omit<Outcome, 'durationMs'>) =>
-      done({ ...outcome, durationMs: Math.round(performance.now() - started) });
+      done({ ...outcome, body: keptText(outcome.body), durationMs: Math.round(performance.now() - started) });
     const literal = refusedLiteral(target, rules);
     if (literal) return finish({ ok: false, status: null, body: `refused: ${literal.message}` });
     const request = transport.request(target, {

@@ -358,6 +358,23 @@ describe('delivery (contract §14.2)', () => {
     expect(log[0]!.responseBody).toHaveLength(1024);
   });
 
+  it('when a receiver answers with a NUL character, then the answer is kept without it and no attempt of that event is made twice', async () => {
+    // PostgreSQL's text holds no NUL: kept as it came, the outcome's statement failed, and with it the
+    // outcomes written beside it (the other webhook's), whose job then ran again and sent again.
+    const { webhook } = await createWebhook('/nul', ['item.created']);
+    const beside = await createWebhook('/beside-nul', ['item.created']);
+    receiver.answerNext('/nul', { status: 200, body: 'ok\0done' });
+    await createItem('Nul lamp 1');
+    const [kept] = await settled(webhook.id, 1);
+    expect(kept).toMatchObject({ status: 'succeeded', responseStatus: 200, responseBody: 'ok\uFFFDdone' });
+    expect(await settled(beside.webhook.id, 1)).toMatchObject([{ status: 'succeeded' }]);
+    // A job run again would have sent again within a second or so.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.on('/nul')).toHaveLength(1);
+    expect(receiver.on('/beside-nul')).toHaveLength(1);
+    expect(await deliveries(webhook.id)).toHaveLength(1);
+  });
+
   it('when one change queues more deliveries than the workers take at once, then every one is made, once', async () => {
     // DELIVERY_WORKERS × DELIVERY_BATCH drafts made active in one transaction: twice as many events
     // (updated and published each) as the workers' batches hold, dispatched in one round. How soon they
