@@ -205,15 +205,26 @@ async function nextBatch(
   const checking = row.atomic && !row.dryRun && !row.checked;
   if (row.cursor >= total) {
     if (checking && row.failedCount === 0) {
-      // Clean: the write pass starts from the beginning, counting afresh.
+      // Clean: the write pass starts from the beginning, counting its items afresh; its rows go on
+      // from the second half of `rows_done` (atomicRowsDone).
       await sql.$executeRawUnsafe(
-        `UPDATE imports SET checked = true, cursor = 0, rows_done = 0, created_count = 0, updated_count = 0,
-                unchanged_count = 0 WHERE id = $1`,
+        `UPDATE imports SET checked = true, cursor = 0, rows_done = GREATEST(rows_done, rows_total / 2),
+                created_count = 0, updated_count = 0, unchanged_count = 0 WHERE id = $1`,
         id,
       );
       return { step: 'checked', items: 0 };
     }
-    await finishIn(sql, id, checking ? 'failed' : 'succeeded');
+    if (row.atomic && row.failedCount > 0) {
+      // An atomic import with a bad item writes nothing (§13.2), and its dry run says what the real
+      // run would: failed, nothing created or updated — every row was read.
+      await sql.$executeRawUnsafe(
+        'UPDATE imports SET created_count = 0, updated_count = 0, rows_done = rows_total WHERE id = $1',
+        id,
+      );
+      await finishIn(sql, id, 'failed');
+      return { step: 'done', items: 0 };
+    }
+    await finishIn(sql, id, 'succeeded');
     return { step: 'done', items: 0 };
   }
   // A batch that writes takes the catalogue lock after its stored items (runBatch).
@@ -221,7 +232,7 @@ async function nextBatch(
   const to = Math.min(row.cursor + size, total);
   const writeLimit = Math.min(size, BATCH_ITEMS.maxWrites);
   const result = await runBatch(sql, batchOptions(row, !write), row.cursor + 1, to, writeLimit);
-  await record(sql, row, result, result.through);
+  await record(sql, row, result, result.through, checking ? Math.floor(result.rows / 2) : result.rows);
   // Last: the events' counter lock is held from here to the commit (events/event-log.ts).
   await appendEventsIn(sql, actorOf(row), result.events);
   if (write && result.created + result.updated > 0) {
@@ -241,8 +252,22 @@ const batchOptions = (row: ImportState, dryRun: boolean) => ({
   ip: row.ip,
 });
 
-/** A batch's counts, errors and failed rows, and the cursor past it. */
-async function record(sql: IndexerSql, row: ImportState, result: BatchResult, cursor: number): Promise<void> {
+/**
+ * An atomic import reads each row twice — checked, then written — and `rows_done` counts both passes,
+ * half a row each, so it grows through both and never goes back (§13.2: it grows while the import
+ * runs; a progress bar at 100 % after the check and back at 0 for the write would say otherwise).
+ * The write pass's rows done so far, as `rows_done`.
+ */
+const atomicRowsDone = (rowsTotal: number, written: number) => Math.floor(rowsTotal / 2) + Math.floor(written / 2);
+
+/** A batch's counts, errors and failed rows, the cursor past it, and `rowsDone` more rows done. */
+async function record(
+  sql: IndexerSql,
+  row: ImportState,
+  result: BatchResult,
+  cursor: number,
+  rowsDone = result.rows,
+): Promise<void> {
   const room = Math.max(0, MAX_LISTED_ERRORS - row.errorCount);
   const listed = result.problems.slice(0, room);
   await sql.$executeRawUnsafe(
@@ -252,7 +277,7 @@ async function record(sql: IndexerSql, row: ImportState, result: BatchResult, cu
       WHERE id = $1`,
     row.id,
     cursor,
-    result.rows,
+    rowsDone,
     result.created,
     result.updated,
     result.unchanged,
@@ -283,9 +308,12 @@ class CancelledPass extends Error {}
  * and a cancel request, which the pass sees after its batch and answers by rolling everything back.
  */
 async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> {
-  const progress = async (rows: number) => {
+  const progress = async (rowsTotal: number, written: number) => {
     if (runner.embedded) return;
-    await runner.sql.query(`UPDATE imports SET rows_done = $2 WHERE id = $1 AND status = 'running'`, [id, rows]);
+    await runner.sql.query(
+      `UPDATE imports SET rows_done = GREATEST(rows_done, $2) WHERE id = $1 AND status = 'running'`,
+      [id, atomicRowsDone(rowsTotal, written)],
+    );
   };
   let failed: BatchResult['problems'] | undefined;
   try {
@@ -304,13 +332,13 @@ async function writeAtomically(runner: ImportRunner, id: number): Promise<Step> 
         // Changed since the check (another write meanwhile): nothing of this pass may stay.
         if (result.failed) return result.problems;
         addResult(sum, result);
-        await progress(sum.rows);
+        await progress(row.rowsTotal ?? 0, sum.rows);
         if ((await readRow())?.cancelRequested) throw new CancelledPass();
       }
       await lockImport(sql, id);
-      // The progress written beside: counted afresh here with the pass's own rows.
+      // The progress written beside ends at every row, with the pass's counts.
       await sql.$executeRawUnsafe('UPDATE imports SET rows_done = 0 WHERE id = $1', id);
-      await record(sql, row, sum, total);
+      await record(sql, row, sum, total, row.rowsTotal ?? sum.rows);
       await finishIn(sql, id, 'succeeded', sum.events);
       return undefined;
     });
