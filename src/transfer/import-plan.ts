@@ -5,10 +5,12 @@
  * one set of zod schemas) and compared with what is stored — `unchanged` when equal, which is then not
  * written at all. No I/O here: the batch (import-batch.ts) reads and writes.
  */
+import { categoryInput } from '../catalog/category.schema.ts';
 import { createItemInput } from '../catalog/item.schema.ts';
 import { fieldPath } from '../validation/field-errors.ts';
 import {
   type FileProblem,
+  hasHandle,
   itemFromCsvRows,
   itemFromJsonLine,
   PATH_SEPARATOR,
@@ -73,6 +75,24 @@ const CSV_SKU_COLUMN: Record<string, string> = {
   specs: 'spec',
 };
 
+/** A category's name as the category API takes it (its length is the column's, VARCHAR(100)). */
+const categoryName = categoryInput.shape.name;
+
+/**
+ * The problems of a category path's names: each must be a name the category API would take, as a
+ * missing one is created — checked here, so a dry run fails the item as the real run does, and a
+ * name the database refuses never reaches the batch's write (where it failed the whole batch).
+ */
+function categoryPathProblems(path: string[] | null | undefined, row: number): FileProblem[] {
+  return (path ?? []).flatMap((name, i) => {
+    const parsed = categoryName.safeParse(name);
+    if (parsed.success) return [];
+    // The name itself is not echoed: it may be long, or hold what cannot be stored.
+    const which = path!.length > 1 ? `name ${i + 1} of the path` : 'the category name';
+    return parsed.error.issues.map((issue) => ({ row, field: 'category', message: `${which} ${issue.message}` }));
+  });
+}
+
 /**
  * Plans one item from its staged rows (file order). `stored`: the item with its handle, if any;
  * `columns`: the CSV header (JSON Lines: empty).
@@ -94,6 +114,15 @@ export function planItem(
   }
   const { item, origin, problems } = format === 'csv' ? itemFromCsvRows(rows, columns) : itemFromJsonLine(first);
   if (problems.length) return { outcome: 'failed', problems };
+  // The handle is how an import finds its item, so each needs one (§13.1), in either format; the item
+  // rules let it be left out (the API then makes one from the name), which here made an item with the
+  // handle '' — and the next such item a write the unique index refused, failing its whole batch.
+  if (!hasHandle(item.handle)) {
+    return {
+      outcome: 'failed',
+      problems: [{ row: first.rowNo, field: 'handle', message: 'is required (a non-empty string)' }],
+    };
+  }
   if (mode === 'create' && stored) {
     return {
       outcome: 'failed',
@@ -118,28 +147,34 @@ export function planItem(
     category: undefined,
     categoryId: path?.length ? 1 : undefined,
   });
-  if (!parsed.success) {
+  const pathProblems = categoryPathProblems(path, origin.itemRow);
+  if (!parsed.success || pathProblems.length) {
+    const issues = parsed.success ? [] : parsed.error.issues;
     return {
       outcome: 'failed',
-      problems: parsed.error.issues.map((issue) => {
-        const [head, index, field] = issue.path as PropertyKey[];
-        const isSku = head === 'skus' && typeof index === 'number';
-        const row = isSku && format === 'csv' ? (origin.skuRows[index] ?? origin.itemRow) : origin.itemRow;
-        const message = head === 'categoryId' ? 'is required (a path of category names)' : issue.message;
-        if (format === 'jsonl') {
-          const name = fieldPath(issue.path as PropertyKey[], 'rest').replace(/^category_id/, 'category');
-          return { row, field: name || null, message };
-        }
-        const column = isSku
-          ? (CSV_SKU_COLUMN[String(field)] ?? String(field ?? 'sku'))
-          : (CSV_ITEM_COLUMN[String(head)] ?? String(head ?? ''));
-        return { row, field: column || null, message };
-      }),
+      problems: [
+        ...pathProblems,
+        ...issues.map((issue) => {
+          const [head, index, field] = issue.path as PropertyKey[];
+          const isSku = head === 'skus' && typeof index === 'number';
+          const row = isSku && format === 'csv' ? (origin.skuRows[index] ?? origin.itemRow) : origin.itemRow;
+          const message = head === 'categoryId' ? 'is required (a path of category names)' : issue.message;
+          if (format === 'jsonl') {
+            const name = fieldPath(issue.path as PropertyKey[], 'rest').replace(/^category_id/, 'category');
+            return { row, field: name || null, message };
+          }
+          const column = isSku
+            ? (CSV_SKU_COLUMN[String(field)] ?? String(field ?? 'sku'))
+            : (CSV_ITEM_COLUMN[String(head)] ?? String(head ?? ''));
+          return { row, field: column || null, message };
+        }),
+      ],
     };
   }
   const input = parsed.data;
   const desired: DesiredItem = {
-    handle: input.handle ?? '',
+    // Set: the handle was checked above (createItemInput only makes it lower case and trimmed).
+    handle: input.handle ?? item.handle,
     name: input.name,
     description: input.description,
     categoryPath: path ?? [],

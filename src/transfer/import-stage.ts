@@ -12,7 +12,7 @@
 import { once } from 'node:events';
 import { parse } from 'csv-parse';
 import type { Prisma, SqlDriver } from '../db/database.ts';
-import { type FileProblem, headerProblems } from './item-file.ts';
+import { type FileProblem, hasHandle, headerProblems } from './item-file.ts';
 
 /** Rows staged per statement. */
 const STAGE_BATCH = 1000;
@@ -85,7 +85,7 @@ export async function* storedChunks(prisma: Prisma, importId: number): AsyncGene
 
 /** The handle a row is grouped by: its text trimmed and in lower case; a row without one is an item of its own. */
 export const groupKey = (handle: unknown, rowNo: number): string =>
-  typeof handle === 'string' && handle.trim() !== '' ? handle.trim().toLowerCase() : `#row${rowNo}`;
+  hasHandle(handle) ? handle.trim().toLowerCase() : `#row${rowNo}`;
 
 /** What a staged file records on its import (the upload's, or a job's that staged an older upload). */
 export const stagedColumns = (staged: Extract<StageOutcome, { ok: true }>) => ({

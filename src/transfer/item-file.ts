@@ -87,6 +87,13 @@ export interface StagedRow {
   cells: Record<string, unknown>;
 }
 
+/**
+ * Whether a file's `handle` value names an item: a string that is not blank. The one rule of both
+ * formats (§13.1: `handle` required) — staging groups rows by it (a row without one is an item of its
+ * own) and planning fails such an item, whether its CSV cell was empty or its JSON line had no key.
+ */
+export const hasHandle = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+
 const cell = (row: StagedRow, column: string): string => {
   const v = row.cells[column];
   return typeof v === 'string' ? v : '';

@@ -61,10 +61,11 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 /**
  * The moment of an ISO 8601 UTC string (`2026-01-31T12:00:00.000Z`), or undefined — also for one
- * naming no real time (`2030-02-30`, which Date would roll over into March).
+ * naming no real time (`2030-02-30`, which Date would roll over into March), and for the year 0000,
+ * which Date takes but PostgreSQL's timestamptz refuses ("out of range"): its statement would fail.
  */
 export function parseIsoUtc(value: string): Date | undefined {
-  if (!ISO_UTC.test(value)) return undefined;
+  if (!ISO_UTC.test(value) || value.startsWith('0000')) return undefined;
   const date = new Date(value);
   return date.toISOString().slice(0, 19) === value.slice(0, 19) ? date : undefined;
 }

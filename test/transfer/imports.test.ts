@@ -394,6 +394,69 @@ describe('CSV import (contract §13.1, §13.2)', () => {
   });
 });
 
+describe('values the database would refuse fail their item, not the batch (contract §13.2)', () => {
+  const LONG = 'L'.repeat(101);
+
+  it('when a category path has a name the category API refuses (101 characters), then that item fails on `category` in a dry run as in the real run, and the others are written', async () => {
+    const file = csv([
+      ['handle', 'name', 'category', 'price'],
+      ['long-cat-good', 'Long cat good', 'Outdoor > Fine', '5'],
+      ['long-cat-bad', 'Long cat bad', `Outdoor > ${LONG}`, '5'],
+      ['long-cat-root', 'Long cat root', LONG, '5'],
+    ]);
+    const categories = await app.db.prisma.category.count();
+    const dry = await runImport(app, owner, file, 'dry_run=true');
+    expect(dry).toMatchObject({ status: 'succeeded', items: { created: 1, updated: 0, unchanged: 0, failed: 2 } });
+    expect(dry.errors.map((e) => [e.row, e.handle, e.field])).toEqual([
+      [3, 'long-cat-bad', 'category'],
+      [4, 'long-cat-root', 'category'],
+    ]);
+    expect(dry.errors[0]!.message).toMatch(/at most 100 characters/);
+    expect(await app.db.prisma.category.count()).toBe(categories);
+    const real = await runImport(app, owner, file);
+    expect(real).toMatchObject({ status: 'succeeded', items: dry.items, errors: dry.errors });
+    expect(await itemByHandle('long-cat-good')).toMatchObject({ category: { name: 'Fine' } });
+    expect(await itemByHandle('long-cat-bad')).toBeNull();
+    expect(await itemByHandle('long-cat-root')).toBeNull();
+    expect(await app.db.prisma.category.count({ where: { name: { startsWith: 'LLL' } } })).toBe(0);
+  });
+
+  it('when a JSON line’s category path has a name over 100 characters, then that line fails on `category` and the others are written', async () => {
+    const done = await runImport(
+      app,
+      owner,
+      [
+        { handle: 'jsonl-long-cat-good', name: 'Fine', category: 'Outdoor', price: 5 },
+        { handle: 'jsonl-long-cat-bad', name: 'Long', category: `Outdoor > ${LONG}`, price: 5 },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+      'format=jsonl',
+      'application/x-ndjson',
+    );
+    expect(done).toMatchObject({ status: 'succeeded', items: { created: 1, failed: 1 } });
+    expect(done.errors).toEqual([expect.objectContaining({ row: 2, handle: 'jsonl-long-cat-bad', field: 'category' })]);
+    expect(await itemByHandle('jsonl-long-cat-good')).not.toBeNull();
+    expect(await itemByHandle('jsonl-long-cat-bad')).toBeNull();
+  });
+
+  it('when a date is in the year 0000 (which PostgreSQL cannot hold), then that item fails on `publish_at` and the others are written', async () => {
+    const done = await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name', 'category', 'price', 'publish_at'],
+        ['year-good', 'Year good', 'Outdoor', '5', '2030-01-01T00:00:00.000Z'],
+        ['year-zero', 'Year zero', 'Outdoor', '5', '0000-01-01T00:00:00.000Z'],
+      ]),
+    );
+    expect(done).toMatchObject({ status: 'succeeded', items: { created: 1, failed: 1 } });
+    expect(done.errors).toEqual([expect.objectContaining({ row: 3, handle: 'year-zero', field: 'publish_at' })]);
+    expect(await itemByHandle('year-good')).not.toBeNull();
+    expect(await itemByHandle('year-zero')).toBeNull();
+  });
+});
+
 describe.skipIf(TEST_DB !== 'postgres')('the atomic write pass, on PostgreSQL', () => {
   it('when an atomic import writes, then its progress moves during the one transaction; a cancel then rolls every item back', async () => {
     const rows = [
@@ -619,6 +682,60 @@ describe('JSON Lines import (contract §13.1)', () => {
       version: 1,
       skus: [{ skuCode: 'JB-1', specs: { size: '42' }, price: 13 }],
     });
+  });
+});
+
+describe('JSON Lines without a handle (contract §13.1: `handle` required)', () => {
+  const nameless = ['Nameless absent', 'Nameless absent again', 'Nameless null', 'Nameless blank'];
+  const file = (good: string) =>
+    [
+      { handle: good, name: 'Handled', category: 'Outdoor', price: 5 },
+      { name: nameless[0], category: 'Outdoor', price: 5 },
+      { name: nameless[1], category: 'Outdoor', price: 6 },
+      { handle: null, name: nameless[2], category: 'Outdoor', price: 7 },
+      { handle: '  ', name: nameless[3], category: 'Outdoor', price: 8 },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
+  const expectNothingNameless = async () => {
+    expect(await app.db.prisma.item.count({ where: { name: { in: nameless } } })).toBe(0);
+    expect(await app.db.prisma.item.count({ where: { handle: '' } })).toBe(0);
+  };
+
+  it('when lines have no handle (absent, null or blank), then each fails on `handle` and is not written, the others are; a CSV row with an empty handle cell fails by the same rule', async () => {
+    const done = await runImport(app, owner, file('jsonl-handled'), 'format=jsonl', 'application/x-ndjson');
+    expect(done).toMatchObject({ status: 'succeeded', items: { created: 1, updated: 0, unchanged: 0, failed: 4 } });
+    expect(done.errors.map((e) => [e.row, e.handle, e.field])).toEqual([
+      [2, null, 'handle'],
+      [3, null, 'handle'],
+      [4, null, 'handle'],
+      [5, null, 'handle'],
+    ]);
+    expect(await itemByHandle('jsonl-handled')).not.toBeNull();
+    await expectNothingNameless();
+    const fromCsv = await runImport(
+      app,
+      owner,
+      csv([
+        ['handle', 'name', 'category', 'price'],
+        ['', 'Nameless csv', 'Outdoor', '5'],
+      ]),
+    );
+    expect(fromCsv.errors).toEqual([{ row: 2, handle: null, field: 'handle', message: done.errors[0]!.message }]);
+  });
+
+  it('when an atomic import has a line without a handle, then nothing is written and it fails', async () => {
+    const done = await runImport(
+      app,
+      owner,
+      file('jsonl-handled-atomic'),
+      'format=jsonl&atomic=true',
+      'application/x-ndjson',
+    );
+    expect(done).toMatchObject({ status: 'failed', atomic: true, items: { created: 0, failed: 4 } });
+    expect(done.errors[0]).toMatchObject({ row: 2, handle: null, field: 'handle' });
+    expect(await itemByHandle('jsonl-handled-atomic')).toBeNull();
+    await expectNothingNameless();
   });
 });
 
