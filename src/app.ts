@@ -22,7 +22,7 @@ import { fileBody } from './http/file-body.ts';
 import { frontPageRoutes } from './http/front-page.ts';
 import { createGraphiQL, wantsGraphiQL } from './http/graphiql.ts';
 import { healthRoutes } from './http/health.ts';
-import { jsonBody } from './http/json-body.ts';
+import { BODY_LIMIT_BYTES, jsonBody } from './http/json-body.ts';
 import { sendProblem } from './http/problem.ts';
 import { cappedIp, contextOf, requestContextMiddleware } from './http/request-scope.ts';
 import { consolePagePolicy, htmlPagePolicy } from './http/security-headers.ts';
@@ -125,6 +125,8 @@ export function buildApp(deps: AppDeps): AppHandler {
     metrics: deps.runtime.metrics,
     contextFor,
     maxCost: config.graphqlMaxCost,
+    maxFileBytes: config.importMaxBytes,
+    maxFieldBytes: BODY_LIMIT_BYTES,
   });
   const graphql = (req: Request, res: Response) => yoga.handle(req, res, { req, res });
   const graphiql = config.graphiql
@@ -149,7 +151,8 @@ export function buildApp(deps: AppDeps): AppHandler {
   // JSON, or a multipart request carrying a file (startImport): Yoga reads that one itself.
   const graphqlBody: RequestHandler = (req, res, next) => {
     if (!req.is('multipart/form-data')) return jsonBody(req, res, next);
-    // The operations and map parts are small: a declared length past the file limit is refused unread.
+    // The operations and map parts are small: a declared length past the file limit is refused unread
+    // (a chunked body is held to the same limit as Yoga reads it, graphql/yoga.ts).
     if (Number(req.get('content-length') ?? 0) > config.importMaxBytes + MULTIPART_ALLOWANCE) {
       return next(
         new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${config.importMaxBytes} bytes).`),

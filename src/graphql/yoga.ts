@@ -4,6 +4,7 @@
  */
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import { createFetch } from '@whatwg-node/fetch';
 import type { Request, Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
@@ -37,6 +38,10 @@ export interface YogaOptions {
   contextFor: (req: Request, res: Response, readFromPrimary: boolean) => RequestContext;
   /** GRAPHQL_MAX_COST: the most a client's document may cost (cost-limit.ts). */
   maxCost: number;
+  /** IMPORT_MAX_BYTES: the most a multipart request's file (startImport's) may hold. */
+  maxFileBytes: number;
+  /** The most a multipart request's operation or map may hold (as much as a JSON body). */
+  maxFieldBytes: number;
 }
 
 /**
@@ -96,6 +101,28 @@ const malformedParamsAsValidation: Plugin = {
   },
 };
 
+/**
+ * Yoga reads a multipart request whole (every file into memory) before the operation runs; without
+ * limits a chunked body (no Content-Length to refuse it by) of any size would be held. Its parser
+ * stops at the first byte past `fileSize` and answers 413 REQUEST_ENTITY_TOO_LARGE: that is the
+ * contract's PAYLOAD_TOO_LARGE, named by the setting that limits it.
+ */
+const oversizedFileAsPayloadTooLarge = (maxFileBytes: number): Plugin => ({
+  onRequestParse({ requestParser, setRequestParser }) {
+    if (!requestParser) return;
+    setRequestParser(async (request) => {
+      try {
+        return await requestParser(request);
+      } catch (err) {
+        if (!(err instanceof GraphQLError) || err.extensions.code !== 'REQUEST_ENTITY_TOO_LARGE') throw err;
+        throw new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${maxFileBytes} bytes).`, {
+          extensions: { http: { status: 413 } },
+        });
+      }
+    });
+  },
+});
+
 export function createGraphQLServer(opts: YogaOptions): Yoga {
   const armor = new EnvelopArmor({
     maxDepth: { n: 8 },
@@ -115,12 +142,18 @@ export function createGraphQLServer(opts: YogaOptions): Yoga {
     graphiql: false,
     landingPage: false,
     logging: false,
+    // What a multipart request may hold, so that no more than about one file's limit is ever in
+    // memory: the one file startImport takes, and the operation and its map beside it.
+    fetchAPI: createFetch({
+      formDataLimits: { fileSize: opts.maxFileBytes, files: 1, fields: 2, fieldSize: opts.maxFieldBytes },
+    }),
     plugins: [
       // The REST routes' fixed documents execute compiled (compiled-documents.ts).
       useCompiledDocuments(),
       ...armor.protect().plugins,
       validationErrorsAsContractCode(opts.hideFieldSuggestions),
       malformedParamsAsValidation,
+      oversizedFileAsPayloadTooLarge(opts.maxFileBytes),
       useCostLimit(opts.maxCost),
       // Off in production unless GRAPHQL_INTROSPECTION=true: the schema lists every admin mutation.
       useDisableIntrospection({ isDisabled: () => !opts.introspection }),

@@ -1,0 +1,96 @@
+/**
+ * Contract §13.2 through the real server: a GraphQL multipart upload (startImport) is held to
+ * IMPORT_MAX_BYTES as it arrives, also when sent chunked (no Content-Length to refuse it by) — refused
+ * with 413 as soon as the file passes the limit, not once the whole body has been read into memory.
+ */
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginAsAdmin } from '../helpers/accounts.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { csv, importEnded } from './import-helpers.ts';
+
+const LIMIT = 64 * 1024;
+
+let app: TestApp;
+let owner: string;
+
+beforeAll(async () => {
+  app = await startTestApp({ IMPORT_MAX_BYTES: String(LIMIT) });
+  owner = await loginAsAdmin(app);
+});
+afterAll(() => app?.close());
+
+/** A CSV file of `count` new items. */
+const itemsFile = (count: number) =>
+  csv([
+    ['handle', 'name', 'category', 'price'],
+    ...Array.from({ length: count }, (_, i) => [`upload-${i}`, `Upload ${i}`, 'Outdoor', '5']),
+  ]);
+
+/**
+ * startImport as a GraphQL multipart request sent chunked (no Content-Length). With `holdTail`, all
+ * of it but its last bytes, then nothing more until an answer comes (for at most 5 s): the rest
+ * follows only when none came, so an answer before it shows the server did not wait for the body's end.
+ */
+async function chunkedUpload(file: string, holdTail: boolean) {
+  const form = new FormData();
+  form.append(
+    'operations',
+    JSON.stringify({
+      query: 'mutation($file: File!) { startImport(file: $file, mode: upsert) { id } }',
+      variables: { file: null },
+    }),
+  );
+  form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+  form.append('0', new Blob([file], { type: 'text/csv' }), 'items.csv');
+  const encoded = new Response(form);
+  const bytes = Buffer.from(await encoded.arrayBuffer());
+  const req = http.request(`${app.url}/graphql`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${owner}`,
+      'content-type': encoded.headers.get('content-type') ?? '',
+      'transfer-encoding': 'chunked',
+    },
+  });
+  const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
+    req.on('response', resolve);
+    req.on('error', reject);
+  });
+  const head = holdTail ? bytes.length - 64 : bytes.length;
+  for (let at = 0; at < head; at += 16 * 1024) req.write(bytes.subarray(at, Math.min(at + 16 * 1024, head)));
+  const early = holdTail ? await Promise.race([answer, sleep(5000).then(() => undefined)]) : undefined;
+  if (!early) req.end(bytes.subarray(head));
+  const res = await answer;
+  let text = '';
+  for await (const chunk of res) text += chunk;
+  req.destroy();
+  return { answeredBeforeEnd: early !== undefined, status: res.statusCode, body: JSON.parse(text) };
+}
+
+describe('GraphQL upload size (contract §13.2)', () => {
+  it('when a chunked upload passes IMPORT_MAX_BYTES, then 413 PAYLOAD_TOO_LARGE before the body has ended, and no import', async () => {
+    const before = await app.db.prisma.import.count();
+    const file = itemsFile(3000);
+    expect(file.length).toBeGreaterThan(LIMIT * 1.5);
+    const over = await chunkedUpload(file, true);
+    expect(over.answeredBeforeEnd).toBe(true);
+    expect(over.status).toBe(413);
+    expect(over.body.errors?.[0]).toMatchObject({
+      message: `The file exceeds IMPORT_MAX_BYTES (${LIMIT} bytes).`,
+      extensions: { code: 'PAYLOAD_TOO_LARGE' },
+    });
+    expect(over.body.data).toBeUndefined();
+    expect(await app.db.prisma.import.count()).toBe(before);
+  });
+
+  it('when a chunked upload is within IMPORT_MAX_BYTES, then it is queued and imported', async () => {
+    const file = itemsFile(2);
+    const within = await chunkedUpload(file, false);
+    expect(within.status).toBe(200);
+    expect(within.body.errors).toBeUndefined();
+    const done = await importEnded(app, owner, within.body.data.startImport.id);
+    expect(done).toMatchObject({ status: 'succeeded', items: { created: 2 } });
+  });
+});
