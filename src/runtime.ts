@@ -12,9 +12,11 @@ import { createLogger, type Logger } from './logger.ts';
 import { memoBy } from './memo.ts';
 import { histogramSeries } from './observability/metric-series.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
+import type { Rounds } from './process/rounds.ts';
 import { type FacetFold, startFacetFold } from './search/facet-fold.ts';
 import { buildServices, type Services } from './services.ts';
 import { migrateDatabase, prepareDatabase } from './setup/prepare-database.ts';
+import { startAbandonedUploadSweep } from './transfer/abandoned-uploads.ts';
 import { importRunner, workImports } from './transfer/import-job.ts';
 
 export interface Runtime {
@@ -79,8 +81,11 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
     const services = await buildServices(config, log, db, metrics, { runsJobs: opts.background });
     let webhooks: Webhooks | undefined;
     let facetFold: FacetFold | undefined;
+    let uploadSweep: Rounds | undefined;
     if (opts.background) {
-      await workImports(importRunner(db, services, log));
+      const imports = importRunner(db, services, log);
+      await workImports(imports);
+      uploadSweep = startAbandonedUploadSweep(imports, config.importUploadAbandonedAfterSeconds, log);
       webhooks = await runWebhooks(db, services, config, log);
       // The kept facet counts' pending deltas, folded after the writes that append them commit.
       facetFold = startFacetFold(db.sql, log);
@@ -96,6 +101,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions): Promise
       close: async () => {
         await webhooks?.stop();
         await facetFold?.stop();
+        await uploadSweep?.stop();
         await services.close();
         await db.close();
       },

@@ -166,6 +166,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: count(5000),
   SEARCH_CONCURRENCY_PER_CLIENT: count(4),
   IMPORT_MAX_BYTES: bytes(200 * 1024 * 1024),
+  IMPORT_UPLOAD_ABANDONED_AFTER: seconds(300),
   JOB_LEASE_SECONDS: seconds(30),
   JOB_MAINTENANCE_SECONDS: seconds(5),
   EVENT_RETENTION_DAYS: count(30),
@@ -303,6 +304,11 @@ function buildConfig(env: Env, terminal: boolean) {
     searchConcurrencyPerClient: env.SEARCH_CONCURRENCY_PER_CLIENT,
     /** The largest import file accepted (contract §13.2); a bigger one is 413. */
     importMaxBytes: env.IMPORT_MAX_BYTES,
+    /**
+     * How long an upload may go without a byte before its import is taken to be abandoned (its process
+     * died mid-upload) and failed: longer than any pause of a client still sending.
+     */
+    importUploadAbandonedAfterSeconds: env.IMPORT_UPLOAD_ABANDONED_AFTER,
     jobs: {
       /**
        * How long a running job may go without finishing before another process may take it: its process

@@ -296,6 +296,39 @@ async function record(
   }
 }
 
+/**
+ * Fails import `id` if its upload never finished: still `queued`, not staged, no problem recorded, and
+ * not heard from for `silentSeconds` (abandoned-uploads.ts) — checked again under the import's lock,
+ * so an upload that speaks meanwhile keeps it. Its error names the first row that did not arrive; its
+ * staged rows go (finishIn). Answers whether it failed it.
+ */
+export async function failAbandonedUpload(runner: ImportRunner, id: number, silentSeconds: number): Promise<boolean> {
+  return inSql(runner, async (sql) => {
+    const [abandoned] = await sql.$queryRawUnsafe<Array<{ next_row: number }>>(
+      `SELECT (SELECT COALESCE(max(row_no) + 1, 1) FROM import_rows WHERE import_id = i.id)::int AS next_row
+         FROM imports i
+        WHERE i.id = $1 AND i.status = 'queued' AND NOT i.staged AND i.error_count = 0
+          AND i.upload_seen_at < now() - make_interval(secs => $2)
+          FOR UPDATE OF i`,
+      id,
+      silentSeconds,
+    );
+    if (!abandoned) return false;
+    const problem: FileProblem = {
+      row: abandoned.next_row,
+      field: null,
+      message: `the upload stopped here, silent for ${silentSeconds} s (the service stopped or the connection was lost); nothing was imported: send the file again`,
+    };
+    await sql.$executeRawUnsafe(
+      'UPDATE imports SET errors = $2::jsonb, error_count = 1 WHERE id = $1',
+      id,
+      JSON.stringify(problemsListed([problem])),
+    );
+    await finishIn(sql, id, 'failed');
+    return true;
+  });
+}
+
 /** Thrown inside the atomic write pass when a cancel was asked for: its transaction rolls back. */
 class CancelledPass extends Error {}
 

@@ -25,11 +25,29 @@ export interface StartImportInput {
 const tooLarge = (max: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${max} bytes).`);
 
-/** The upload's bytes, counted against `max` as they arrive. */
-async function* counted(file: UploadedFile, max: number, total: { bytes: number }): AsyncGenerator<Uint8Array> {
+/**
+ * How often an upload still arriving says so (`imports.upload_seen_at`): an import whose upload has
+ * been silent for IMPORT_UPLOAD_ABANDONED_AFTER (minutes) is taken for one whose process died
+ * (abandoned-uploads.ts) — every 5 s, or a quarter of that silence when it is set shorter.
+ */
+const uploadSeenEveryMs = (abandonedAfterSeconds: number) => Math.min(5_000, (abandonedAfterSeconds * 1000) / 4);
+
+/** The upload's bytes, counted against `max` as they arrive; `seen` called every `seenEveryMs` of them. */
+async function* counted(
+  file: UploadedFile,
+  max: number,
+  total: { bytes: number },
+  seen: () => Promise<unknown>,
+  seenEveryMs: number,
+): AsyncGenerator<Uint8Array> {
+  let seenAt = Date.now();
   for await (const part of file.stream() as AsyncIterable<Uint8Array>) {
     total.bytes += part.byteLength;
     if (total.bytes > max) throw tooLarge(max);
+    if (Date.now() - seenAt >= seenEveryMs) {
+      seenAt = Date.now();
+      await seen();
+    }
     yield part;
   }
 }
@@ -57,7 +75,15 @@ export async function startImport(ctx: RequestContext, input: StartImportInput):
   });
   try {
     const total = { bytes: 0 };
-    const bytes = counted(input.file, ctx.services.config.importMaxBytes, total);
+    const seen = () => ctx.db.sql.query('UPDATE imports SET upload_seen_at = now() WHERE id = $1', [row.id]);
+    const { importMaxBytes, importUploadAbandonedAfterSeconds } = ctx.services.config;
+    const bytes = counted(
+      input.file,
+      importMaxBytes,
+      total,
+      seen,
+      uploadSeenEveryMs(importUploadAbandonedAfterSeconds),
+    );
     // Staging stops reading at the first problem; the rest is read here (so not closed by staging).
     const unclosed = { [Symbol.asyncIterator]: () => ({ next: () => bytes.next() }) };
     const staged = await stageFile(prisma, ctx.db.sql, row.id, input.format, unclosed);

@@ -23,7 +23,10 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 /** POST /admin/api/imports with the file sent in chunks (Transfer-Encoding: chunked, no Content-Length). */
-function sendChunked(token: string, chunks: string[]): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
+function sendChunked(
+  token: string,
+  chunks: string[],
+): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${app.url}/admin/api/imports`, {
       method: 'POST',
