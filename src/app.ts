@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { GraphQLSchema } from 'graphql';
 import onHeaders from 'on-headers';
 import proxyaddr from 'proxy-addr';
-import { AppError } from './errors/app-error.ts';
+import { AppError, importFileTooLarge } from './errors/app-error.ts';
 import { toAppError } from './errors/to-app-error.ts';
 import { createGraphQLServer, GRAPHQL_ENDPOINT } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
@@ -154,9 +154,7 @@ export function buildApp(deps: AppDeps): AppHandler {
     // The operations and map parts are small: a declared length past the file limit is refused unread
     // (a chunked body is held to the same limit as Yoga reads it, graphql/yoga.ts).
     if (Number(req.get('content-length') ?? 0) > config.importMaxBytes + MULTIPART_ALLOWANCE) {
-      return next(
-        new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${config.importMaxBytes} bytes).`),
-      );
+      return next(importFileTooLarge(config.importMaxBytes));
     }
     next();
   };

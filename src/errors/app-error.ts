@@ -120,5 +120,11 @@ export const accountDisabled = () => new AppError('ACCOUNT_DISABLED', 'The accou
 export const internalError = () =>
   new AppError('INTERNAL', 'An unexpected error occurred. Quote the request id when reporting it.');
 
+/** An import file past IMPORT_MAX_BYTES (contract §13.2), however it came: REST body or GraphQL upload. */
+export const importFileTooLarge = (maxBytes: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${maxBytes} bytes).`, {
+    extensions: { http: { status: 413 } },
+  });
+
 export const serviceUnavailable = () =>
   new AppError('SERVICE_UNAVAILABLE', 'The database is unreachable; try again shortly.');

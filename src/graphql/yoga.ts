@@ -3,12 +3,13 @@
  * (depth, aliases, cost, tokens; field suggestions hidden in production) and with error masking left on.
  */
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createFetch } from '@whatwg-node/fetch';
 import type { Request, Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, importFileTooLarge } from '../errors/app-error.ts';
 import { toAppError } from '../errors/to-app-error.ts';
 import type { Logger } from '../logger.ts';
 import { useOperationMetrics } from '../observability/graphql-operations.ts';
@@ -115,13 +116,36 @@ const oversizedFileAsPayloadTooLarge = (maxFileBytes: number): Plugin => ({
         return await requestParser(request);
       } catch (err) {
         if (!(err instanceof GraphQLError) || err.extensions.code !== 'REQUEST_ENTITY_TOO_LARGE') throw err;
-        throw new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${maxFileBytes} bytes).`, {
-          extensions: { http: { status: 413 } },
-        });
+        throw importFileTooLarge(maxFileBytes);
       }
     });
   },
 });
+
+/**
+ * CSRF, by graphql-yoga's plugin: a request a browser may send cross-site without asking first — a
+ * multipart upload (startImport), a form or plain-text POST — must carry a header that no page of
+ * another site can set without a CORS preflight: `Authorization` (every admin call has it) or
+ * `x-graphql-yoga-csrf`. A GET is let through: Yoga runs no mutation from a GET, and the public reads
+ * it serves (cacheable GET queries) change nothing. Refused: 403 FORBIDDEN, saying what to send.
+ */
+const csrfPrevention = (): Plugin => {
+  const library = useCSRFPrevention({ requestHeaders: ['authorization', 'x-graphql-yoga-csrf'] });
+  return {
+    onRequestParse(payload) {
+      if (payload.request.method === 'GET') return;
+      try {
+        return library.onRequestParse?.(payload as never);
+      } catch {
+        throw new AppError(
+          'FORBIDDEN',
+          'A multipart, form or plain-text request to /graphql must carry an Authorization or an x-graphql-yoga-csrf header (CSRF protection).',
+          { extensions: { http: { status: 403 } } },
+        );
+      }
+    },
+  };
+};
 
 export function createGraphQLServer(opts: YogaOptions): Yoga {
   const armor = new EnvelopArmor({
@@ -152,6 +176,7 @@ export function createGraphQLServer(opts: YogaOptions): Yoga {
       useCompiledDocuments(),
       ...armor.protect().plugins,
       validationErrorsAsContractCode(opts.hideFieldSuggestions),
+      csrfPrevention(),
       malformedParamsAsValidation,
       oversizedFileAsPayloadTooLarge(opts.maxFileBytes),
       useCostLimit(opts.maxCost),

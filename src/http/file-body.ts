@@ -5,7 +5,7 @@
  * reads it as a stream (and counts it against the same size as it arrives).
  */
 import type { NextFunction, Request, Response } from 'express';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, importFileTooLarge } from '../errors/app-error.ts';
 import type { UploadedFile } from '../transfer/uploaded-file.ts';
 
 export function fileBody(types: readonly string[], maxBytes: number) {
@@ -20,7 +20,7 @@ export function fileBody(types: readonly string[], maxBytes: number) {
     }
     const length = Number(req.get('content-length') ?? 0);
     if (length > maxBytes) {
-      return next(new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${maxBytes} bytes).`));
+      return next(importFileTooLarge(maxBytes));
     }
     const file: UploadedFile = { type: req.get('content-type'), stream: () => req };
     req.body = file;

@@ -3,7 +3,7 @@
  * staged row by row as it streams in — never whole in memory — and counted against IMPORT_MAX_BYTES),
  * read, listed, cancelled, and their errors file. The work itself is the `imports` queue's (import-job.ts).
  */
-import { AppError, notFound } from '../errors/app-error.ts';
+import { importFileTooLarge, notFound } from '../errors/app-error.ts';
 import type { Import } from '../generated/prisma/client.ts';
 import type { RequestContext } from '../request-context.ts';
 import { type Page, pageOf, pageWindow } from '../validation/paging.ts';
@@ -21,9 +21,6 @@ export interface StartImportInput {
   dryRun: boolean;
   atomic: boolean;
 }
-
-const tooLarge = (max: number) =>
-  new AppError('PAYLOAD_TOO_LARGE', `The file exceeds IMPORT_MAX_BYTES (${max} bytes).`);
 
 /**
  * How often an upload still arriving says so (`imports.upload_seen_at`): an import whose upload has
@@ -43,7 +40,7 @@ async function* counted(
   let seenAt = Date.now();
   for await (const part of file.stream() as AsyncIterable<Uint8Array>) {
     total.bytes += part.byteLength;
-    if (total.bytes > max) throw tooLarge(max);
+    if (total.bytes > max) throw importFileTooLarge(max);
     if (Date.now() - seenAt >= seenEveryMs) {
       seenAt = Date.now();
       await seen();

@@ -94,3 +94,53 @@ describe('GraphQL upload size (contract §13.2)', () => {
     expect(done).toMatchObject({ status: 'succeeded', items: { created: 2 } });
   });
 });
+
+describe('GraphQL CSRF protection (graphql-yoga plugin-csrf-prevention)', () => {
+  /** startImport as a multipart request with `headers` (no Authorization unless given). */
+  const multipart = (headers: Record<string, string>) => {
+    const form = new FormData();
+    form.append(
+      'operations',
+      JSON.stringify({
+        query: 'mutation($file: File!) { startImport(file: $file) { id } }',
+        variables: { file: null },
+      }),
+    );
+    form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+    form.append('0', new Blob([itemsFile(1)], { type: 'text/csv' }), 'items.csv');
+    return fetch(`${app.url}/graphql`, { method: 'POST', body: form, headers });
+  };
+  const codeOf = async (res: Response) =>
+    ((await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> }).errors?.[0]?.extensions?.code;
+
+  it('when a request a page of another site could send without a preflight carries neither Authorization nor the CSRF header, then 403 FORBIDDEN and nothing runs', async () => {
+    const before = await app.db.prisma.import.count();
+    // A form's upload, as a cross-site page would post it.
+    const upload = await multipart({ origin: 'https://evil.example.com' });
+    expect(upload.status).toBe(403);
+    expect(await codeOf(upload)).toBe('FORBIDDEN');
+    // A form-encoded POST: not a body /graphql takes at all (only JSON, and multipart for uploads).
+    const form = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ query: '{ categories { id } }' }),
+    });
+    expect(form.status).toBe(415);
+    expect(await app.db.prisma.import.count()).toBe(before);
+  });
+
+  it('when the upload carries Authorization, or the CSRF header, then it passes the check; JSON posts and GET queries never need it', async () => {
+    expect((await multipart({ authorization: `Bearer ${owner}` })).status).toBe(200);
+    // The CSRF header alone passes the check, and the mutation then asks who is calling.
+    const anonymous = await multipart({ 'x-graphql-yoga-csrf': '1' });
+    expect(await codeOf(anonymous)).toBe('UNAUTHENTICATED');
+    const json = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ categories { id } }' }),
+    });
+    expect(json.status).toBe(200);
+    const get = await fetch(`${app.url}/graphql?query=${encodeURIComponent('{ categories { id } }')}`);
+    expect(get.status).toBe(200);
+  });
+});
