@@ -12,6 +12,7 @@
 import { once } from 'node:events';
 import { parse } from 'csv-parse';
 import type { Prisma, SqlDriver } from '../db/database.ts';
+import { isStorableText, UNSTORABLE_TEXT } from '../validation/rules.ts';
 import { type FileProblem, hasHandle, headerProblems } from './item-file.ts';
 
 /** Rows staged per statement. */
@@ -171,6 +172,20 @@ async function* jsonLines(text: AsyncGenerator<string>): AsyncGenerator<{ rowNo:
   if (last) yield last;
 }
 
+/** Whether `value` holds, at any depth (keys too), text PostgreSQL cannot store (validation/rules.ts). */
+const holdsUnstorable = (value: unknown): boolean =>
+  typeof value === 'string'
+    ? !isStorableText(value)
+    : Array.isArray(value)
+      ? value.some(holdsUnstorable)
+      : value !== null && typeof value === 'object'
+        ? Object.entries(value).some(([key, inner]) => !isStorableText(key) || holdsUnstorable(inner))
+        : false;
+
+/** The first column (JSON Lines: top-level field) of a row whose text PostgreSQL cannot store. */
+const unstorableField = (cells: Record<string, unknown>): string | undefined =>
+  Object.entries(cells).find(([key, value]) => !isStorableText(key) || holdsUnstorable(value))?.[0];
+
 /**
  * Stages import `importId`'s file (format `format`) from its bytes as they come; the counts, or the
  * file's problems (reading stops at the first). The rows go in as plain SQL (`sql`): through Prisma,
@@ -196,6 +211,10 @@ export async function stageFile(
     batch = [];
   };
   const add = async (rowNo: number, cells: Record<string, unknown>) => {
+    // A cell PostgreSQL cannot hold would fail the staging statement (a 500): the file is refused,
+    // naming the row and column, as one that is not UTF-8 is — with the item rules' own words.
+    const unstorable = unstorableField(cells);
+    if (unstorable !== undefined) throw new FileError([{ row: rowNo, field: unstorable, message: UNSTORABLE_TEXT }]);
     rows++;
     batch.push({ row_no: rowNo, handle: groupKey(cells.handle, rowNo), cells });
     if (batch.length >= STAGE_BATCH) await flush();

@@ -83,6 +83,33 @@ describe('import rules (contract §13.2)', () => {
     expect(small.status).toBe(202);
   });
 
+  it('when a file holds U+0000 or an unpaired surrogate, then its import fails naming the row and column, as the item rules word it, and nothing is written', async () => {
+    const cases: Array<{ file: string; query: string; type: string; row: number; field: string }> = [
+      {
+        file: 'handle,name,category,price\nnul-good,Good,Outdoor,5\nnul-csv,A\u0000B,Outdoor,5\n',
+        query: 'format=csv',
+        type: 'text/csv',
+        row: 3,
+        field: 'name',
+      },
+      {
+        file: `${JSON.stringify({ handle: 'nul-good', name: 'Good', category: 'Outdoor', price: 5 })}\n{"handle":"nul-json","name":"N","category":"Outdoor","price":5,"skus":[{"sku_code":"N-1","price":5,"stock":1,"specs":{"c\\ud800":"v"}}]}\n`,
+        query: 'format=jsonl',
+        type: 'application/x-ndjson',
+        row: 2,
+        field: 'skus',
+      },
+    ];
+    for (const { file, query, type, row, field } of cases) {
+      const done = await runImport(app, owner, file, query, type);
+      expect(done, type).toMatchObject({ status: 'failed', items: { created: 0 } });
+      expect(done.errors, type).toEqual([
+        expect.objectContaining({ row, field, message: 'must not contain U+0000 or unpaired surrogates' }),
+      ]);
+    }
+    expect(await app.db.prisma.item.count({ where: { handle: { startsWith: 'nul-' } } })).toBe(0);
+  });
+
   it('when an item’s rows have no sku_code, then they replace its code-less SKUs in order: the first rows keep the stored SKUs, the rest come or go', async () => {
     const header = ['handle', 'name', 'category', 'price', 'sku_price', 'spec:color'];
     const skusOf = async () =>
