@@ -17,6 +17,7 @@ import type { CatalogCache } from '../catalog/catalog-cache.ts';
 import { isoSql } from '../catalog/catalog-json.ts';
 import { lockCatalogue } from '../catalog/catalog-write.ts';
 import type { Database, Prisma, SqlDriver } from '../db/database.ts';
+import { isDatabaseUnavailable } from '../errors/to-app-error.ts';
 import { appendEvents, type PendingEvent } from '../events/event-log.ts';
 import type { Import } from '../generated/prisma/client.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
@@ -92,13 +93,70 @@ const actorOf = (row: Pick<Import, 'actorType' | 'actorId' | 'actorName'>): Acto
 export const queueImport = (jobs: JobQueue, id: number) =>
   jobs.send(IMPORT_QUEUE, { importId: id }, { key: String(id) });
 
+/**
+ * Slices of one import that failed in a row, in one process, for a reason other than the database
+ * being away, after which the import is failed instead of tried again. The queue retries a failed
+ * slice every second for ever — right for a database that comes back, wrong for a batch that fails
+ * the same way each time (a bug, a row the database refuses): its import would stay `running`.
+ */
+export const SLICE_FAILURES_TOLERATED = 3;
+
 /** Has this process run import slices from the queue. */
 export async function workImports(runner: ImportRunner): Promise<void> {
+  const failures = new Map<number, number>();
   await runner.jobs.work(IMPORT_QUEUE, async (data) => {
     const id = Number(data.importId);
     if (!Number.isInteger(id)) return;
     runner.log.info({ import_id: id, pid: process.pid }, 'import: running a slice');
-    if ((await runImportSlice(runner, id)) === 'more') await queueImport(runner.jobs, id);
+    let step: Step;
+    try {
+      step = await runImportSlice(runner, id);
+    } catch (err) {
+      // Away (or stopping): the job comes back and the import resumes from its last committed batch.
+      if (isDatabaseUnavailable(err) || runner.jobs.stopping()) throw err;
+      const count = (failures.get(id) ?? 0) + 1;
+      failures.set(id, count);
+      runner.log.error({ err, import_id: id, failures: count }, 'import: a slice failed');
+      if (count < SLICE_FAILURES_TOLERATED) throw err;
+      failures.delete(id);
+      await failStuck(runner, id);
+      return;
+    }
+    failures.delete(id);
+    if (step === 'more') await queueImport(runner.jobs, id);
+  });
+}
+
+/**
+ * Fails a running import whose next batch fails every time: what committed stays, and one more error
+ * names the row the batch starts at (its first item's first row), the cause being in the log.
+ */
+async function failStuck(runner: ImportRunner, id: number): Promise<void> {
+  await inSql(runner, async (sql) => {
+    const row = await lockImport(sql, id);
+    if (row?.status !== 'running') return;
+    const [first] = await sql.$queryRawUnsafe<Array<{ row_no: number }>>(
+      `SELECT min(r.row_no)::int AS row_no FROM import_items ii
+         JOIN import_rows r ON r.import_id = ii.import_id AND r.handle = ii.handle
+        WHERE ii.import_id = $1 AND ii.item_no = $2`,
+      id,
+      row.cursor + 1,
+    );
+    const problem: FileProblem = {
+      row: first?.row_no ?? 1,
+      field: null,
+      message: `the import stopped at the batch starting at this row: it failed ${SLICE_FAILURES_TOLERATED} times in a row (the service's log says why, under this import's id); what was written before it stays`,
+    };
+    // Listed last (in place of the thousandth when the list is full: the reason it stopped matters most).
+    await sql.$executeRawUnsafe(
+      `UPDATE imports SET error_count = error_count + 1,
+              errors = (CASE WHEN jsonb_array_length(errors) >= $3 THEN errors - ($3 - 1) ELSE errors END) || $2::jsonb
+        WHERE id = $1`,
+      id,
+      JSON.stringify(problemsListed([problem])),
+      MAX_LISTED_ERRORS,
+    );
+    await finishIn(sql, id, 'failed');
   });
 }
 
