@@ -82,25 +82,34 @@ const validationErrorsAsContractCode = (hideSuggestions: boolean): Plugin => ({
 });
 
 /**
- * A GET whose `variables` or `extensions` parameter is not JSON makes Yoga's parser throw a bare
- * SyntaxError, which would be masked as INTERNAL and logged as a failure on every such request.
- * It is the client's malformed input: 400 VALIDATION_FAILED, not logged as an error.
+ * A plugin that turns a failure of Yoga's request parser into the contract's error: `translate`
+ * answers the error to throw instead, or undefined to let the parser's own through.
  */
-const malformedParamsAsValidation: Plugin = {
+const parserFailures = (translate: (err: unknown) => Error | undefined): Plugin => ({
   onRequestParse({ requestParser, setRequestParser }) {
     if (!requestParser) return;
     setRequestParser(async (request) => {
       try {
         return await requestParser(request);
       } catch (err) {
-        if (!(err instanceof SyntaxError)) throw err;
-        throw new GraphQLError('The `variables` or `extensions` parameter is not valid JSON.', {
-          extensions: { code: 'VALIDATION_FAILED', http: { status: 400 } },
-        });
+        throw translate(err) ?? err;
       }
     });
   },
-};
+});
+
+/**
+ * A GET whose `variables` or `extensions` parameter is not JSON makes Yoga's parser throw a bare
+ * SyntaxError, which would be masked as INTERNAL and logged as a failure on every such request.
+ * It is the client's malformed input: 400 VALIDATION_FAILED, not logged as an error.
+ */
+const malformedParamsAsValidation = parserFailures((err) =>
+  err instanceof SyntaxError
+    ? new GraphQLError('The `variables` or `extensions` parameter is not valid JSON.', {
+        extensions: { code: 'VALIDATION_FAILED', http: { status: 400 } },
+      })
+    : undefined,
+);
 
 /**
  * Yoga reads a multipart request whole (every file into memory) before the operation runs; without
@@ -108,19 +117,12 @@ const malformedParamsAsValidation: Plugin = {
  * stops at the first byte past `fileSize` and answers 413 REQUEST_ENTITY_TOO_LARGE: that is the
  * contract's PAYLOAD_TOO_LARGE, named by the setting that limits it.
  */
-const oversizedFileAsPayloadTooLarge = (maxFileBytes: number): Plugin => ({
-  onRequestParse({ requestParser, setRequestParser }) {
-    if (!requestParser) return;
-    setRequestParser(async (request) => {
-      try {
-        return await requestParser(request);
-      } catch (err) {
-        if (!(err instanceof GraphQLError) || err.extensions.code !== 'REQUEST_ENTITY_TOO_LARGE') throw err;
-        throw importFileTooLarge(maxFileBytes);
-      }
-    });
-  },
-});
+const oversizedFileAsPayloadTooLarge = (maxFileBytes: number) =>
+  parserFailures((err) =>
+    err instanceof GraphQLError && err.extensions.code === 'REQUEST_ENTITY_TOO_LARGE'
+      ? importFileTooLarge(maxFileBytes)
+      : undefined,
+  );
 
 /**
  * CSRF, by graphql-yoga's plugin: a request a browser may send cross-site without asking first — a

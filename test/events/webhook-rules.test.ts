@@ -8,7 +8,6 @@
  * Time travel is SQL: a rotation's `previous_secret_until`, pg-boss's `start_after` of a due retry,
  * an event's `at`.
  */
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEventDispatch } from '../../src/events/event-dispatch.ts';
 import { DELIVERY_QUEUE, RETRY_DELAYS_S } from '../../src/events/webhook-delivery.ts';
@@ -17,7 +16,8 @@ import { loginAsAdmin } from '../helpers/accounts.ts';
 import { makeCategory } from '../helpers/catalog.ts';
 import { itemBody, postItem } from '../helpers/catalog-admin.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { type Received, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { verify, webhookKit } from './webhook-kit.ts';
 
 let app: TestApp;
 let owner: string;
@@ -61,46 +61,13 @@ async function createItem(overrides: Record<string, unknown> = {}) {
   return res.body as { id: number; handle: string; version: number; skus: Array<{ id: number; stock: number }> };
 }
 
-const DELIVERY_FIELDS = 'id eventId attempt at status responseStatus responseBody durationMs nextAttemptAt';
-
-async function createWebhook(path: string, events: string[] = ['item.created']) {
-  const res = await app.graphql(
-    'mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { webhook { id } secret } }',
-    { input: { url: `${receiver.url}${path}`, events } },
-    { token: owner },
-  );
-  expect(res.body.errors, res.text).toBeUndefined();
-  return res.body.data.createWebhook as { webhook: { id: number }; secret: string };
-}
-
-async function deliveries(webhookId: number) {
-  const res = await app.graphql(
-    `query($id: Int!) { webhookDeliveries(webhookId: $id, limit: 100) { deliveries { ${DELIVERY_FIELDS} } } }`,
-    { id: webhookId },
-    { token: owner },
-  );
-  expect(res.body.errors, res.text).toBeUndefined();
-  return res.body.data.webhookDeliveries.deliveries as Array<Record<string, any>>;
-}
-
-/** Waits until the log of `webhookId` holds `count` finished attempts; answers them oldest first. */
-async function settled(webhookId: number, count: number, timeout = 5000) {
-  await expect
-    .poll(async () => (await deliveries(webhookId)).filter((d) => d.durationMs !== null).length, {
-      timeout,
-      interval: 100,
-    })
-    .toBeGreaterThanOrEqual(count);
-  return (await deliveries(webhookId)).sort((a, b) => a.attempt - b.attempt);
-}
-
-async function receivedOn(path: string, count: number, timeout = 5000): Promise<Received[]> {
-  await expect.poll(() => receiver.on(path).length, { timeout, interval: 50 }).toBeGreaterThanOrEqual(count);
-  return receiver.on(path);
-}
-
-const verify = (secret: string, request: Received) =>
-  new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as Record<string, any>;
+const kit = webhookKit(() => ({ app, owner, receiver }));
+const { receivedOn } = kit;
+/** A webhook on the receiver, of `item.created` events unless told. */
+const createWebhook = (path: string, events = ['item.created']) => kit.createWebhook(path, events);
+/** Waits for `count` finished attempts of `webhookId`; its log, oldest first. */
+const settled = async (webhookId: number, count: number, timeout?: number) =>
+  (await kit.settled(webhookId, count, timeout)).sort((a, b) => a.attempt - b.attempt);
 
 describe('the event log (contract §14.1)', () => {
   it('when stock is adjusted (§12.3), then the feed has one item.updated with the new stock and version', async () => {

@@ -7,7 +7,6 @@
  * webhook; redirects not followed, 64 KiB read, 1 KiB kept; and the destination rules (https only,
  * no private addresses, at creation and at every attempt).
  */
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DELIVERY_BATCH,
@@ -20,7 +19,8 @@ import { loginAsAdmin, makeAdmin } from '../helpers/accounts.ts';
 import { makeCategory } from '../helpers/catalog.ts';
 import { itemBody, postItem } from '../helpers/catalog-admin.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { type Received, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { DELIVERY_FIELDS, verify, WEBHOOK_FIELDS, webhookKit } from './webhook-kit.ts';
 
 let app: TestApp;
 let owner: string;
@@ -38,57 +38,13 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const WEBHOOK_FIELDS = 'id url events description disabled disabledReason createdAt';
-const DELIVERY_FIELDS = 'id eventId attempt at status responseStatus responseBody durationMs nextAttemptAt';
-
-async function gql(query: string, variables: Record<string, unknown> = {}, token = owner) {
-  const res = await app.graphql(query, variables, { token });
-  return res;
-}
-
-async function createWebhook(path: string, events: string[] = ['*'], description?: string) {
-  const res = await gql(
-    `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { webhook { ${WEBHOOK_FIELDS} } secret } }`,
-    { input: { url: `${receiver.url}${path}`, events, ...(description ? { description } : {}) } },
-  );
-  expect(res.body.errors, res.text).toBeUndefined();
-  return res.body.data.createWebhook as { webhook: { id: number; url: string }; secret: string };
-}
-
-async function deliveries(webhookId: number, status?: string) {
-  const res = await gql(
-    `query($id: Int!, $status: WebhookDeliveryStatus) { webhookDeliveries(webhookId: $id, status: $status, limit: 100) { deliveries { ${DELIVERY_FIELDS} } total } }`,
-    { id: webhookId, status },
-  );
-  expect(res.body.errors, res.text).toBeUndefined();
-  return res.body.data.webhookDeliveries.deliveries as Array<Record<string, any>>;
-}
+const { gql, createWebhook, deliveries, receivedOn, settled } = webhookKit(() => ({ app, owner, receiver }));
 
 async function createItem(name: string) {
   const res = await postItem(app, owner, itemBody(category.id, { name }));
   expect(res.status, res.text).toBe(201);
   return res.body as { id: number };
 }
-
-/** Waits until `path` has received `count` requests. */
-async function receivedOn(path: string, count: number, timeout = 5000): Promise<Received[]> {
-  await expect.poll(() => receiver.on(path).length, { timeout, interval: 50 }).toBeGreaterThanOrEqual(count);
-  return receiver.on(path);
-}
-
-/** Waits until the log of `webhookId` holds `count` finished attempts. */
-async function settled(webhookId: number, count: number, timeout = 5000) {
-  await expect
-    .poll(async () => (await deliveries(webhookId)).filter((d) => d.durationMs !== null).length, {
-      timeout,
-      interval: 100,
-    })
-    .toBeGreaterThanOrEqual(count);
-  return deliveries(webhookId);
-}
-
-const verify = (secret: string, request: Received) =>
-  new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as Record<string, any>;
 
 describe('managing webhooks (contract §14.2)', () => {
   it('when the owner creates one, then the answer has a whsec_ secret of 32 bytes, the audit entry has none, and the list shows it', async () => {
