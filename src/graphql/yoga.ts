@@ -117,12 +117,17 @@ const malformedParamsAsValidation = parserFailures((err) =>
  * stops at the first byte past `fileSize` and answers 413 REQUEST_ENTITY_TOO_LARGE: that is the
  * contract's PAYLOAD_TOO_LARGE, named by the setting that limits it.
  */
-const oversizedFileAsPayloadTooLarge = (maxFileBytes: number) =>
-  parserFailures((err) =>
+const oversizedFileAsPayloadTooLarge = (maxFileBytes: number): Plugin => ({
+  ...parserFailures((err) =>
     err instanceof GraphQLError && err.extensions.code === 'REQUEST_ENTITY_TOO_LARGE'
       ? importFileTooLarge(maxFileBytes)
       : undefined,
-  );
+  ),
+  // The rest of the file is not read: the connection ends with the answer (http/problem.ts, as REST's).
+  onResponse({ response }) {
+    if (response.status === 413) response.headers.set('Connection', 'close');
+  },
+});
 
 /**
  * CSRF, by graphql-yoga's plugin: a request a browser may send cross-site without asking first — a

@@ -9,6 +9,9 @@ export function sendProblem(res: Response, err: AppError): void {
     res.set('WWW-Authenticate', `Bearer realm="${err.realm}"${err.tokenPresented ? ', error="invalid_token"' : ''}`);
   }
   if (err.retryAfter !== undefined) res.set('Retry-After', String(err.retryAfter));
+  // A body refused for its size before it has all arrived is not read on: the connection ends with the
+  // answer (kept alive, Node would read and drop the rest — up to the whole file — to reuse it).
+  if (err.status === 413 && !res.req.complete) res.set('Connection', 'close');
   res
     .status(err.status)
     .type('application/problem+json')

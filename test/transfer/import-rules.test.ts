@@ -26,7 +26,7 @@ afterAll(() => app?.close());
 function sendChunked(
   token: string,
   chunks: string[],
-): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
+): Promise<{ status: number; connection?: string; body: Record<string, unknown> | undefined }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${app.url}/admin/api/imports`, {
       method: 'POST',
@@ -35,7 +35,13 @@ function sendChunked(
     req.on('response', (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          connection: res.headers.connection,
+          body: text ? JSON.parse(text) : undefined,
+        }),
+      );
     });
     // The service may answer and close before the whole file is sent: that is the answer.
     req.on('error', reject);
@@ -77,6 +83,8 @@ describe('import rules (contract §13.2)', () => {
     const answer = await sendChunked(owner, chunks);
     expect(answer.status).toBe(413);
     expect(answer.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    // The rest of the body is not read: the connection ends with the answer.
+    expect(answer.connection).toBe('close');
     expect(await app.db.prisma.import.count()).toBe(before);
     // Under the limit, the same way in, it is taken.
     const small = await sendChunked(owner, ['handle,name,category,price\n', 'chunked-small,Chunked small,Outdoor,5\n']);

@@ -66,7 +66,12 @@ async function chunkedUpload(file: string, holdTail: boolean) {
   let text = '';
   for await (const chunk of res) text += chunk;
   req.destroy();
-  return { answeredBeforeEnd: early !== undefined, status: res.statusCode, body: JSON.parse(text) };
+  return {
+    answeredBeforeEnd: early !== undefined,
+    status: res.statusCode,
+    connection: res.headers.connection,
+    body: JSON.parse(text),
+  };
 }
 
 describe('GraphQL upload size (contract §13.2)', () => {
@@ -77,6 +82,8 @@ describe('GraphQL upload size (contract §13.2)', () => {
     const over = await chunkedUpload(file, true);
     expect(over.answeredBeforeEnd).toBe(true);
     expect(over.status).toBe(413);
+    // The rest is not read: the connection ends with the answer.
+    expect(over.connection).toBe('close');
     expect(over.body.errors?.[0]).toMatchObject({
       message: `The file exceeds IMPORT_MAX_BYTES (${LIMIT} bytes).`,
       extensions: { code: 'PAYLOAD_TOO_LARGE' },
