@@ -22,10 +22,15 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-/** POST /admin/api/imports with the file sent in chunks (Transfer-Encoding: chunked, no Content-Length). */
+/**
+ * POST /admin/api/imports with the file sent in chunks (Transfer-Encoding: chunked, no Content-Length).
+ * With `holdEnd`, the body's end is sent only after the answer (or 5 s without one): an answer that
+ * comes first was given to a body that had not all arrived.
+ */
 function sendChunked(
   token: string,
   chunks: string[],
+  holdEnd = false,
 ): Promise<{ status: number; connection?: string; body: Record<string, unknown> | undefined }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${app.url}/admin/api/imports`, {
@@ -46,7 +51,9 @@ function sendChunked(
     // The service may answer and close before the whole file is sent: that is the answer.
     req.on('error', reject);
     for (const chunk of chunks) req.write(chunk);
-    req.end();
+    if (!holdEnd) return req.end();
+    const end = setTimeout(() => req.end(), 5000);
+    req.on('response', () => clearTimeout(end));
   });
 }
 
@@ -80,7 +87,7 @@ describe('import rules (contract §13.2)', () => {
     const row = `${'a'.repeat(60)},Chunked,Outdoor,5\n`;
     const chunks = ['handle,name,category,price\n', ...Array.from({ length: 40 }, () => row.repeat(40))];
     expect(chunks.join('').length).toBeGreaterThan(MAX_BYTES);
-    const answer = await sendChunked(owner, chunks);
+    const answer = await sendChunked(owner, chunks, true);
     expect(answer.status).toBe(413);
     expect(answer.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     // The rest of the body is not read: the connection ends with the answer.
