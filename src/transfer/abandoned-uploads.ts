@@ -4,13 +4,13 @@
  * an import `queued` for ever — no job will run it and its staged rows stay. Where background work
  * runs, a round looks for such imports — unstaged and not heard from (`upload_seen_at`, which a live
  * upload moves every few seconds: imports.service.ts) for IMPORT_UPLOAD_ABANDONED_AFTER — and ends
- * each `failed`, naming the first row that did not arrive (import-job.ts failAbandonedUpload).
+ * each `failed`, naming the first row that did not arrive (import-job.ts failNextAbandonedUpload).
  */
 import type { Logger } from '../logger.ts';
 import { type Rounds, startRounds } from '../process/rounds.ts';
-import { failAbandonedUpload, type ImportRunner } from './import-job.ts';
+import { failNextAbandonedUpload, type ImportRunner } from './import-job.ts';
 
-/** How long a stop waits for a round under way (one short statement, then one transaction per import). */
+/** How long a stop waits for a round under way (one short transaction per import it ends). */
 const STOP_WAIT_MS = 1000;
 
 export function startAbandonedUploadSweep(runner: ImportRunner, silentSeconds: number, log: Logger): Rounds {
@@ -19,15 +19,10 @@ export function startAbandonedUploadSweep(runner: ImportRunner, silentSeconds: n
   const everyMs = Math.min(60_000, Math.max(1000, (silentSeconds * 1000) / 4));
   return startRounds({
     run: async (stopped) => {
-      const candidates = await runner.sql.query<{ id: number }>(
-        `SELECT id FROM imports WHERE status = 'queued' AND NOT staged AND error_count = 0
-            AND upload_seen_at < now() - make_interval(secs => $1) ORDER BY id`,
-        [silentSeconds],
-      );
-      for (const { id } of candidates) {
-        if (stopped()) return;
-        if (await failAbandonedUpload(runner, id, silentSeconds))
-          log.warn({ import_id: id }, 'import: its upload stopped before the file had arrived; ended as failed');
+      while (!stopped()) {
+        const id = await failNextAbandonedUpload(runner, silentSeconds);
+        if (id === undefined) return;
+        log.warn({ import_id: id }, 'import: its upload stopped before the file had arrived; ended as failed');
       }
     },
     gapMs: everyMs,

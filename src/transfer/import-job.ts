@@ -266,9 +266,10 @@ async function nextBatch(
       // Clean: the write pass starts from the beginning, counting its items afresh; its rows go on
       // from the second half of `rows_done` (atomicRowsDone).
       await sql.$executeRawUnsafe(
-        `UPDATE imports SET checked = true, cursor = 0, rows_done = GREATEST(rows_done, rows_total / 2),
+        `UPDATE imports SET checked = true, cursor = 0, rows_done = GREATEST(rows_done, $2),
                 created_count = 0, updated_count = 0, unchanged_count = 0 WHERE id = $1`,
         id,
+        atomicRowsDone(row.rowsTotal ?? 0, 0),
       );
       return { step: 'checked', items: 0 };
     }
@@ -355,35 +356,35 @@ async function record(
 }
 
 /**
- * Fails import `id` if its upload never finished: still `queued`, not staged, no problem recorded, and
- * not heard from for `silentSeconds` (abandoned-uploads.ts) — checked again under the import's lock,
- * so an upload that speaks meanwhile keeps it. Its error names the first row that did not arrive; its
- * staged rows go (finishIn). Answers whether it failed it.
+ * Fails the next import whose upload never finished: still `queued`, not staged, no problem recorded,
+ * and not heard from for `silentSeconds` (abandoned-uploads.ts). Taken under its row's lock (one an
+ * upload is moving just now is skipped, and no two processes take the same), its error names the first
+ * row that did not arrive; its staged rows go (finishIn). Answers its id, or undefined when none is left.
  */
-export async function failAbandonedUpload(runner: ImportRunner, id: number, silentSeconds: number): Promise<boolean> {
+export async function failNextAbandonedUpload(
+  runner: ImportRunner,
+  silentSeconds: number,
+): Promise<number | undefined> {
   return inSql(runner, async (sql) => {
-    const [abandoned] = await sql.$queryRawUnsafe<Array<{ next_row: number }>>(
-      `SELECT (SELECT COALESCE(max(row_no) + 1, 1) FROM import_rows WHERE import_id = i.id)::int AS next_row
+    const [abandoned] = await sql.$queryRawUnsafe<Array<{ id: number; next_row: number }>>(
+      `SELECT i.id, (SELECT COALESCE(max(row_no) + 1, 1) FROM import_rows WHERE import_id = i.id)::int AS next_row
          FROM imports i
-        WHERE i.id = $1 AND i.status = 'queued' AND NOT i.staged AND i.error_count = 0
-          AND i.upload_seen_at < now() - make_interval(secs => $2)
-          FOR UPDATE OF i`,
-      id,
+        WHERE i.status = 'queued' AND NOT i.staged AND i.error_count = 0
+          AND i.upload_seen_at < now() - make_interval(secs => $1)
+        ORDER BY i.id LIMIT 1
+          FOR UPDATE OF i SKIP LOCKED`,
       silentSeconds,
     );
-    if (!abandoned) return false;
-    const problem: FileProblem = {
-      row: abandoned.next_row,
-      field: null,
-      message: `the upload stopped here, silent for ${silentSeconds} s (the service stopped or the connection was lost); nothing was imported: send the file again`,
-    };
-    await sql.$executeRawUnsafe(
-      'UPDATE imports SET errors = $2::jsonb, error_count = 1 WHERE id = $1',
-      id,
-      JSON.stringify(problemsListed([problem])),
-    );
-    await finishIn(sql, id, 'failed');
-    return true;
+    if (!abandoned) return undefined;
+    await setProblems(sql, abandoned.id, [
+      {
+        row: abandoned.next_row,
+        field: null,
+        message: `the upload stopped here, silent for ${silentSeconds} s (the service stopped or the connection was lost); nothing was imported: send the file again`,
+      },
+    ]);
+    await finishIn(sql, abandoned.id, 'failed');
+    return abandoned.id;
   });
 }
 
@@ -549,15 +550,17 @@ async function fail(
   await inSql(runner, async (sql) => {
     const row = await lockImport(sql, id);
     if (row?.status !== 'running' || (unlessStaged && row.staged)) return;
-    if (problems) {
-      await sql.$executeRawUnsafe(
-        'UPDATE imports SET errors = $2::jsonb, error_count = $3 WHERE id = $1',
-        id,
-        JSON.stringify(problemsListed(problems)),
-        problems.length,
-      );
-    }
+    if (problems) await setProblems(sql, id, problems);
     await finishIn(sql, id, 'failed');
   });
   return 'done';
 }
+
+/** Makes `problems` the import's errors (the first MAX_LISTED_ERRORS listed, all counted). */
+const setProblems = (sql: IndexerSql, id: number, problems: FileProblem[]) =>
+  sql.$executeRawUnsafe(
+    'UPDATE imports SET errors = $2::jsonb, error_count = $3 WHERE id = $1',
+    id,
+    JSON.stringify(problemsListed(problems)),
+    problems.length,
+  );
