@@ -121,6 +121,7 @@ export async function openJobQueue(
   failedUnawaited = (err, method) =>
     log.warn({ err }, `job queue: ${method} failed (the job comes back when its lease ends)`);
   await boss.start();
+  if (!db.url && runsJobs) await releaseDeadLeases(boss, db);
   const workers = new Map<string, string[]>();
   const wake = (queue: string) => {
     const here = workers.get(queue);
@@ -200,4 +201,22 @@ export async function openJobQueue(
       await Promise.race([stopped.catch(() => {}), sleep(timeoutMs)]);
     },
   };
+}
+
+/**
+ * The embedded database is one process's alone (its data directory's lock, db/data-dir-lock.ts), so a
+ * job still active when that process opens it was left by a process that died: it is given back at
+ * once (failed, to be tried again like an expired lease) instead of after its lease — an import killed
+ * mid-file resumes as the service starts again, not JOB_LEASE_SECONDS later. On PostgreSQL another
+ * instance may be running the job, and only its lease can tell.
+ */
+async function releaseDeadLeases(boss: PgBoss, db: Database): Promise<void> {
+  const { rows } = await db.backgroundSql!.executeSql(
+    "SELECT name, array_agg(id::text) AS ids FROM pgboss.job WHERE state = 'active' GROUP BY name",
+    [],
+  );
+  const message = 'its process ended before it finished (the embedded database was opened again)';
+  for (const { name, ids } of rows as Array<{ name: string; ids: string[] }>) {
+    for (const id of ids) await boss.fail(name, id, { message });
+  }
 }
