@@ -125,7 +125,6 @@ export function buildApp(deps: AppDeps): AppHandler {
     metrics: deps.runtime.metrics,
     contextFor,
     maxCost: config.graphqlMaxCost,
-    maxFileBytes: config.importMaxBytes,
     maxFieldBytes: BODY_LIMIT_BYTES,
   });
   const graphql = (req: Request, res: Response) => yoga.handle(req, res, { req, res });
@@ -148,11 +147,22 @@ export function buildApp(deps: AppDeps): AppHandler {
     onHeaders(res, () => res.setHeader('Cache-Control', 'no-store'));
     next();
   };
-  // JSON, or a multipart request carrying a file (startImport): Yoga reads that one itself.
+  // JSON, or a multipart request carrying a file (startImport): read as it arrives, graphql/streamed-upload.ts.
   const graphqlBody: RequestHandler = (req, res, next) => {
-    if (!req.is('multipart/form-data')) return jsonBody(req, res, next);
+    if (!req.is('multipart/form-data')) {
+      return jsonBody(req, res, (err?: unknown) => {
+        // Yoga's server adapter takes a parsed body only when it has keys: for `{}`, `[]`, `42` or `null`
+        // it would read the body's stream again, which has ended, and wait for ever. Given as its text,
+        // Yoga reads that (and answers why it is no GraphQL request).
+        const body: unknown = req.body;
+        if (!err && body !== undefined && (typeof body !== 'object' || body === null || !Object.keys(body).length)) {
+          req.body = JSON.stringify(body);
+        }
+        next(err);
+      });
+    }
     // The operations and map parts are small: a declared length past the file limit is refused unread
-    // (a chunked body is held to the same limit as Yoga reads it, graphql/yoga.ts).
+    // (a chunked body is held to the same limit as startImport reads it).
     if (Number(req.get('content-length') ?? 0) > config.importMaxBytes + MULTIPART_ALLOWANCE) {
       return next(importFileTooLarge(config.importMaxBytes));
     }

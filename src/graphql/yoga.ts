@@ -5,11 +5,10 @@
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import { createFetch } from '@whatwg-node/fetch';
 import type { Request, Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { AppError, importFileTooLarge } from '../errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { toAppError } from '../errors/to-app-error.ts';
 import type { Logger } from '../logger.ts';
 import { useOperationMetrics } from '../observability/graphql-operations.ts';
@@ -17,6 +16,7 @@ import type { Metrics } from '../observability/metrics.ts';
 import type { RequestContext } from '../request-context.ts';
 import { useCompiledDocuments } from './compiled-documents.ts';
 import { useCostLimit } from './cost-limit.ts';
+import { parseStreamedMultipart } from './streamed-upload.ts';
 
 interface ServerRequestContext {
   req: Request;
@@ -39,8 +39,6 @@ export interface YogaOptions {
   contextFor: (req: Request, res: Response, readFromPrimary: boolean) => RequestContext;
   /** GRAPHQL_MAX_COST: the most a client's document may cost (cost-limit.ts). */
   maxCost: number;
-  /** IMPORT_MAX_BYTES: the most a multipart request's file (startImport's) may hold. */
-  maxFileBytes: number;
   /** The most a multipart request's operation or map may hold (as much as a JSON body). */
   maxFieldBytes: number;
 }
@@ -112,22 +110,26 @@ const malformedParamsAsValidation = parserFailures((err) =>
 );
 
 /**
- * Yoga reads a multipart request whole (every file into memory) before the operation runs; without
- * limits a chunked body (no Content-Length to refuse it by) of any size would be held. Its parser
- * stops at the first byte past `fileSize` and answers 413 REQUEST_ENTITY_TOO_LARGE: that is the
- * contract's PAYLOAD_TOO_LARGE, named by the setting that limits it.
+ * GraphQL multipart requests (startImport's file) are read as they arrive (streamed-upload.ts), not
+ * into memory whole as Yoga's own parser does: the file reaches the operation as a stream, and
+ * startImport answers 413 PAYLOAD_TOO_LARGE at its first byte past IMPORT_MAX_BYTES.
  */
-const oversizedFileAsPayloadTooLarge = (maxFileBytes: number): Plugin => ({
-  ...parserFailures((err) =>
-    err instanceof GraphQLError && err.extensions.code === 'REQUEST_ENTITY_TOO_LARGE'
-      ? importFileTooLarge(maxFileBytes)
-      : undefined,
-  ),
-  // The rest of the file is not read: the connection ends with the answer (http/problem.ts, as REST's).
-  onResponse({ response }) {
-    if (response.status === 413) response.headers.set('Connection', 'close');
+const streamedUploads = (maxFieldBytes: number): Plugin<object, ServerRequestContext> => ({
+  onRequestParse({ request, serverContext, setRequestParser }) {
+    if (request.method !== 'POST' || !isMultipart(request)) return;
+    setRequestParser(() => parseStreamedMultipart(serverContext.req, maxFieldBytes));
+  },
+  // Answered before the body's end (an upload refused, or past the limit): the rest is not read, and
+  // the connection ends with the answer (http/problem.ts does the same for REST).
+  onResponse({ request, response, serverContext }) {
+    if (request.method === 'POST' && isMultipart(request) && serverContext?.req.complete === false) {
+      response.headers.set('Connection', 'close');
+    }
   },
 });
+
+const isMultipart = (request: globalThis.Request) =>
+  /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '');
 
 /**
  * CSRF, by graphql-yoga's plugin: a request a browser may send cross-site without asking first — a
@@ -173,19 +175,20 @@ export function createGraphQLServer(opts: YogaOptions): Yoga {
     graphiql: false,
     landingPage: false,
     logging: false,
-    // What a multipart request may hold, so that no more than about one file's limit is ever in
-    // memory: the one file startImport takes, and the operation and its map beside it.
-    fetchAPI: createFetch({
-      formDataLimits: { fileSize: opts.maxFileBytes, files: 1, fields: 2, fieldSize: opts.maxFieldBytes },
-    }),
+    // Yoga's own body limit (25 MB unless set) tees the body through a counter as soon as a request is
+    // parsed — beside streamed-upload.ts's reading of it, which cut an upload off at 25 MB, and it
+    // refused any GraphQL import file past 25 MB (IMPORT_MAX_BYTES is 200 MiB). Every body is limited
+    // before it: JSON at 100 KiB (http/json-body.ts), an upload's parts by streamed-upload.ts and its
+    // file by startImport; no other body reaches Yoga (415).
+    maxRequestBodySize: false,
     plugins: [
       // The REST routes' fixed documents execute compiled (compiled-documents.ts).
       useCompiledDocuments(),
       ...armor.protect().plugins,
       validationErrorsAsContractCode(opts.hideFieldSuggestions),
       csrfPrevention(),
+      streamedUploads(opts.maxFieldBytes),
       malformedParamsAsValidation,
-      oversizedFileAsPayloadTooLarge(opts.maxFileBytes),
       useCostLimit(opts.maxCost),
       // Off in production unless GRAPHQL_INTROSPECTION=true: the schema lists every admin mutation.
       useDisableIntrospection({ isDisabled: () => !opts.introspection }),

@@ -46,6 +46,21 @@ describe('the shared error layer', () => {
     expectProblem(res, 400, 'MALFORMED_JSON');
   });
 
+  it.each([
+    ['{}', 200, 'Must provide query string.'],
+    ['[]', 400, 'Batching is not supported.'],
+    ['42', 400, 'POST body is expected to be object but received number'],
+    ['null', 400, 'POST body is expected to be object but received null'],
+    ['"{}"', 400, 'POST body is expected to be object but received string'],
+  ] as const)(
+    'when a JSON body is %s, not a GraphQL request, then %i VALIDATION_FAILED saying why (never no answer)',
+    async (body, status, message) => {
+      const res = await app.request('/graphql', { rawBody: body, contentType: 'application/json' });
+      expect(res.status).toBe(status);
+      expect(res.body).toEqual({ errors: [{ message, extensions: { code: 'VALIDATION_FAILED' } }] });
+    },
+  );
+
   it('when a body is over 100 KiB, then 413', async () => {
     const big = JSON.stringify({ query: `{ categories { id } }`, pad: 'x'.repeat(101 * 1024) });
     expectProblem(

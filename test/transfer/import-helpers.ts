@@ -1,4 +1,6 @@
 /** Imports through the real server (contract §13.2): send a file, wait for the import to end. */
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import type { ApiResponse, TestApp } from '../helpers/test-app.ts';
 
@@ -72,4 +74,71 @@ export async function runImport(app: TestApp, token: string, file: string, query
   const started = await sendImport(app, token, file, query, contentType);
   expect(started.status, started.text).toBe(202);
   return importEnded(app, token, started.body.id);
+}
+
+/** The form of a GraphQL multipart request uploading `file` to startImport (`args`: its other arguments). */
+export function startImportForm(file: string, args = 'mode: upsert'): FormData {
+  const form = new FormData();
+  form.append(
+    'operations',
+    JSON.stringify({
+      query: `mutation($file: File!) { startImport(file: $file, ${args}) { id } }`,
+      variables: { file: null },
+    }),
+  );
+  form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+  form.append('0', new Blob([file], { type: 'text/csv' }), 'items.csv');
+  return form;
+}
+
+export interface MultipartAnswer {
+  /** The answer came while the body's last bytes were still held back. */
+  answeredBeforeEnd: boolean;
+  status: number | undefined;
+  connection: string | undefined;
+  body: {
+    data?: Record<string, { id: number }> | null;
+    errors?: Array<{ message: string; extensions?: { code?: string } }>;
+  };
+}
+
+/**
+ * POSTs `form` to /graphql chunked (no Content-Length), 16 KiB a write. With `holdTail`, all but its
+ * last 64 bytes, then nothing more until an answer comes or `whileHeld` has run (at most 5 s): the rest
+ * follows only then, so an answer before it shows the server did not wait for the body's end.
+ */
+export async function sendMultipart(
+  app: TestApp,
+  form: FormData,
+  headers: Record<string, string>,
+  opts: { holdTail?: boolean; whileHeld?: () => Promise<void> } = {},
+): Promise<MultipartAnswer> {
+  const encoded = new Response(form);
+  const bytes = Buffer.from(await encoded.arrayBuffer());
+  const req = http.request(`${app.url}/graphql`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': encoded.headers.get('content-type') ?? '', 'transfer-encoding': 'chunked' },
+  });
+  const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
+    req.on('response', resolve);
+    req.on('error', reject);
+  });
+  const head = opts.holdTail ? bytes.length - 64 : bytes.length;
+  for (let at = 0; at < head; at += 16 * 1024) req.write(bytes.subarray(at, Math.min(at + 16 * 1024, head)));
+  let early: http.IncomingMessage | undefined;
+  if (opts.holdTail) {
+    const held = opts.whileHeld ? opts.whileHeld() : sleep(5000);
+    early = await Promise.race([answer, held.then(() => undefined)]);
+  }
+  if (!early) req.end(bytes.subarray(head));
+  const res = await answer;
+  let text = '';
+  for await (const chunk of res) text += chunk;
+  req.destroy();
+  return {
+    answeredBeforeEnd: early !== undefined,
+    status: res.statusCode,
+    connection: res.headers.connection,
+    body: JSON.parse(text),
+  };
 }

@@ -3,12 +3,10 @@
  * IMPORT_MAX_BYTES as it arrives, also when sent chunked (no Content-Length to refuse it by) — refused
  * with 413 as soon as the file passes the limit, not once the whole body has been read into memory.
  */
-import http from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAsAdmin } from '../helpers/accounts.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { csv, importEnded } from './import-helpers.ts';
+import { csv, importEnded, sendMultipart, startImportForm } from './import-helpers.ts';
 
 const LIMIT = 64 * 1024;
 
@@ -28,58 +26,17 @@ const itemsFile = (count: number) =>
     ...Array.from({ length: count }, (_, i) => [`upload-${i}`, `Upload ${i}`, 'Outdoor', '5']),
   ]);
 
-/**
- * startImport as a GraphQL multipart request sent chunked (no Content-Length). With `holdTail`, all
- * of it but its last bytes, then nothing more until an answer comes (for at most 5 s): the rest
- * follows only when none came, so an answer before it shows the server did not wait for the body's end.
- */
-async function chunkedUpload(file: string, holdTail: boolean) {
-  const form = new FormData();
-  form.append(
-    'operations',
-    JSON.stringify({
-      query: 'mutation($file: File!) { startImport(file: $file, mode: upsert) { id } }',
-      variables: { file: null },
-    }),
-  );
-  form.append('map', JSON.stringify({ 0: ['variables.file'] }));
-  form.append('0', new Blob([file], { type: 'text/csv' }), 'items.csv');
-  const encoded = new Response(form);
-  const bytes = Buffer.from(await encoded.arrayBuffer());
-  const req = http.request(`${app.url}/graphql`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${owner}`,
-      'content-type': encoded.headers.get('content-type') ?? '',
-      'transfer-encoding': 'chunked',
-    },
-  });
-  const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
-    req.on('response', resolve);
-    req.on('error', reject);
-  });
-  const head = holdTail ? bytes.length - 64 : bytes.length;
-  for (let at = 0; at < head; at += 16 * 1024) req.write(bytes.subarray(at, Math.min(at + 16 * 1024, head)));
-  const early = holdTail ? await Promise.race([answer, sleep(5000).then(() => undefined)]) : undefined;
-  if (!early) req.end(bytes.subarray(head));
-  const res = await answer;
-  let text = '';
-  for await (const chunk of res) text += chunk;
-  req.destroy();
-  return {
-    answeredBeforeEnd: early !== undefined,
-    status: res.statusCode,
-    connection: res.headers.connection,
-    body: JSON.parse(text),
-  };
-}
-
 describe('GraphQL upload size (contract §13.2)', () => {
   it('when a chunked upload passes IMPORT_MAX_BYTES, then 413 PAYLOAD_TOO_LARGE before the body has ended, and no import', async () => {
     const before = await app.db.prisma.import.count();
     const file = itemsFile(3000);
     expect(file.length).toBeGreaterThan(LIMIT * 1.5);
-    const over = await chunkedUpload(file, true);
+    const over = await sendMultipart(
+      app,
+      startImportForm(file),
+      { authorization: `Bearer ${owner}` },
+      { holdTail: true },
+    );
     expect(over.answeredBeforeEnd).toBe(true);
     expect(over.status).toBe(413);
     // The rest is not read: the connection ends with the answer.
@@ -88,35 +45,25 @@ describe('GraphQL upload size (contract §13.2)', () => {
       message: `The file exceeds IMPORT_MAX_BYTES (${LIMIT} bytes).`,
       extensions: { code: 'PAYLOAD_TOO_LARGE' },
     });
-    expect(over.body.data).toBeUndefined();
+    // The file reaches startImport as it arrives, so the refusal is the operation's: no data.
+    expect(over.body.data ?? null).toBeNull();
     expect(await app.db.prisma.import.count()).toBe(before);
   });
 
   it('when a chunked upload is within IMPORT_MAX_BYTES, then it is queued and imported', async () => {
     const file = itemsFile(2);
-    const within = await chunkedUpload(file, false);
+    const within = await sendMultipart(app, startImportForm(file), { authorization: `Bearer ${owner}` });
     expect(within.status).toBe(200);
     expect(within.body.errors).toBeUndefined();
-    const done = await importEnded(app, owner, within.body.data.startImport.id);
+    const done = await importEnded(app, owner, within.body.data!.startImport!.id);
     expect(done).toMatchObject({ status: 'succeeded', items: { created: 2 } });
   });
 });
 
 describe('GraphQL CSRF protection (graphql-yoga plugin-csrf-prevention)', () => {
   /** startImport as a multipart request with `headers` (no Authorization unless given). */
-  const multipart = (headers: Record<string, string>) => {
-    const form = new FormData();
-    form.append(
-      'operations',
-      JSON.stringify({
-        query: 'mutation($file: File!) { startImport(file: $file) { id } }',
-        variables: { file: null },
-      }),
-    );
-    form.append('map', JSON.stringify({ 0: ['variables.file'] }));
-    form.append('0', new Blob([itemsFile(1)], { type: 'text/csv' }), 'items.csv');
-    return fetch(`${app.url}/graphql`, { method: 'POST', body: form, headers });
-  };
+  const multipart = (headers: Record<string, string>) =>
+    fetch(`${app.url}/graphql`, { method: 'POST', body: startImportForm(itemsFile(1)), headers });
   const codeOf = async (res: Response) =>
     ((await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> }).errors?.[0]?.extensions?.code;
 
