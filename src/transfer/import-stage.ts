@@ -15,8 +15,12 @@ import type { Prisma, SqlDriver } from '../db/database.ts';
 import { isStorableText, UNSTORABLE_TEXT } from '../validation/rules.ts';
 import { type FileProblem, hasHandle, headerProblems } from './item-file.ts';
 
-/** Rows staged per statement. */
+/**
+ * Rows staged per statement: at most this many, and no more than about STAGE_BYTES of their text — a
+ * batch is held in memory (and again as its statement's JSON), and a row may be up to a megabyte.
+ */
 const STAGE_BATCH = 1000;
+const STAGE_BYTES = 4 * 1024 * 1024;
 /** The longest CSV record csv-parse holds (a quote never closed would otherwise read the whole file). */
 const MAX_RECORD_BYTES = 1024 * 1024;
 
@@ -135,7 +139,9 @@ const csvMessage = (code: string, err: Error): string => {
 };
 
 /** JSON Lines: each non-empty line an object; its row is its line number. */
-async function* jsonLines(text: AsyncGenerator<string>): AsyncGenerator<{ rowNo: number; cells: object }> {
+async function* jsonLines(
+  text: AsyncGenerator<string>,
+): AsyncGenerator<{ rowNo: number; cells: object; size: number }> {
   let rest = '';
   let lineNo = 0;
   const lineOf = (line: string) => {
@@ -151,7 +157,7 @@ async function* jsonLines(text: AsyncGenerator<string>): AsyncGenerator<{ rowNo:
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
       throw new FileError([{ row: lineNo, field: null, message: 'the line must be a JSON object (one item)' }]);
     }
-    return { rowNo: lineNo, cells: value };
+    return { rowNo: lineNo, cells: value, size: trimmed.length };
   };
   for await (const part of text) {
     rest += part;
@@ -200,6 +206,7 @@ export async function stageFile(
 ): Promise<StageOutcome> {
   let rows = 0;
   let batch: Array<{ row_no: number; handle: string; cells: object }> = [];
+  let batchSize = 0;
   const flush = async () => {
     if (!batch.length) return;
     await sql.queryUnbounded(
@@ -209,15 +216,18 @@ export async function stageFile(
       [importId, JSON.stringify(batch)],
     );
     batch = [];
+    batchSize = 0;
   };
-  const add = async (rowNo: number, cells: Record<string, unknown>) => {
+  /** `size`: the row's length in the file (its characters), near enough to what it holds in memory. */
+  const add = async (rowNo: number, cells: Record<string, unknown>, size: number) => {
     // A cell PostgreSQL cannot hold would fail the staging statement (a 500): the file is refused,
     // naming the row and column, as one that is not UTF-8 is — with the item rules' own words.
     const unstorable = unstorableField(cells);
     if (unstorable !== undefined) throw new FileError([{ row: rowNo, field: unstorable, message: UNSTORABLE_TEXT }]);
     rows++;
     batch.push({ row_no: rowNo, handle: groupKey(cells.handle, rowNo), cells });
-    if (batch.length >= STAGE_BATCH) await flush();
+    batchSize += size;
+    if (batch.length >= STAGE_BATCH || batchSize >= STAGE_BYTES) await flush();
   };
   let columns: string[] = [];
   try {
@@ -232,12 +242,13 @@ export async function stageFile(
           if (problems.length) throw new FileError(problems);
           continue;
         }
-        await add(rowNo, Object.fromEntries(columns.map((c, i) => [c, record[i] ?? ''])));
+        const size = record.reduce((n, cell) => n + cell.length, 0);
+        await add(rowNo, Object.fromEntries(columns.map((c, i) => [c, record[i] ?? ''])), size);
       }
       if (rowNo === 0) throw new FileError([{ row: 1, field: 'handle', message: 'the file is empty: no header row' }]);
     } else {
-      for await (const { rowNo, cells } of jsonLines(fileText(bytes))) {
-        await add(rowNo, cells as Record<string, unknown>);
+      for await (const { rowNo, cells, size } of jsonLines(fileText(bytes))) {
+        await add(rowNo, cells as Record<string, unknown>, size);
       }
     }
     await flush();
