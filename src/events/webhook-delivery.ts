@@ -440,6 +440,47 @@ async function recordOutcomes(
   }
 }
 
+/**
+ * Runs of one delivery job that failed in a row (jobs/failure-streaks.ts) before it is put off to its
+ * schedule's next try: each run sends its requests again, so a job whose outcome cannot be written
+ * would send its event to the receiver every second, for a day (the queue's retries).
+ */
+export const DELIVERY_FAILURES_TOLERATED = 3;
+
+/**
+ * Puts off a job that failed DELIVERY_FAILURES_TOLERATED times in a row: its last run's unanswered
+ * attempts end saying so (`pending` with the next try's time, or `failed` after the last try), and
+ * the webhooks with no outcome of this job get the next try of the schedule (same `webhook-id`). One
+ * transaction.
+ */
+export async function putOffStuck(deps: DeliveryDeps, job: QueuedDeliveryJob, jobId: string): Promise<void> {
+  const wait = retryDelayMs(job.try + 1);
+  const nextAt = wait === undefined ? null : new Date(Date.now() + wait);
+  const message = `not recorded: the service failed ${DELIVERY_FAILURES_TOLERATED} times in a row to make or record this attempt (its log says why, under this event's id)`;
+  await deps.sql.transaction(async (query) => {
+    const done = await query<{ webhook_id: number }>(
+      'SELECT webhook_id FROM webhook_deliveries WHERE job_id = $1 AND duration_ms IS NOT NULL',
+      [jobId],
+    );
+    // The last run's attempts (an earlier run's are marked interrupted by the run after it).
+    await query(
+      `UPDATE webhook_deliveries SET status = $2::"WebhookDeliveryStatus", response_body = $3, duration_ms = 0, next_attempt_at = $4
+        WHERE job_id = $1 AND duration_ms IS NULL AND response_body IS NULL`,
+      [jobId, nextAt ? 'pending' : 'failed', message, nextAt],
+    );
+    const left = webhooksOf(job).filter((id) => !done.some((d) => d.webhook_id === id));
+    if (nextAt && left.length) {
+      const next = {
+        webhookIds: left,
+        eventId: job.eventId,
+        try: job.try + 1,
+        ...(job.test ? { test: job.test } : {}),
+      };
+      await queueDeliveries(query, deps.jobs, deps.config, [{ job: next, startAfter: nextAt }]);
+    }
+  });
+}
+
 /** Disables a webhook whose streak of failures lasted DISABLE_AFTER_DAYS (audited as the service's own act, with the reason). */
 async function disable(query: SqlQuery, webhookId: number): Promise<void> {
   const reason = `every delivery failed for ${DISABLE_AFTER_DAYS} days`;

@@ -6,14 +6,17 @@
  */
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
+import { failureStreaks } from '../jobs/failure-streaks.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { startEventDispatch } from './event-dispatch.ts';
 import {
   createDelivery,
   DELIVERY_BATCH,
+  DELIVERY_FAILURES_TOLERATED,
   DELIVERY_QUEUE,
   DELIVERY_WORKERS,
+  putOffStuck,
   type QueuedDeliveryJob,
   webhooksOf,
 } from './webhook-delivery.ts';
@@ -24,17 +27,26 @@ export interface Webhooks {
 }
 
 export async function runWebhooks(db: Database, services: Services, config: Config, log: Logger): Promise<Webhooks> {
-  const deliver = createDelivery({ sql: db.sql, jobs: services.jobs, config, log });
+  const deps = { sql: db.sql, jobs: services.jobs, config, log };
+  const deliver = createDelivery(deps);
+  const failures = failureStreaks<string>(DELIVERY_FAILURES_TOLERATED, services.jobs);
   await services.jobs.work(
     DELIVERY_QUEUE,
     async (data, id) => {
+      const job = data as unknown as QueuedDeliveryJob;
       try {
-        await deliver(data as unknown as QueuedDeliveryJob, id);
+        await deliver(job, id);
+        failures.succeeded(id);
       } catch (err) {
-        // The job is tried again (its attempts, where recorded, are marked interrupted then).
-        const job = data as unknown as QueuedDeliveryJob;
-        log.warn({ err, webhook_ids: webhooksOf(job), event_id: job.eventId }, 'webhook delivery failed; tried again');
-        throw err;
+        const { count, stuck } = failures.failed(id, err);
+        const about = { err, webhook_ids: webhooksOf(job), event_id: job.eventId, failures: count };
+        // Tried again (its attempts, where recorded, are marked interrupted then) — until it is stuck.
+        if (!stuck) {
+          log.warn(about, 'webhook delivery failed; tried again');
+          throw err;
+        }
+        log.error(about, 'webhook delivery failed every time; put off to its next try');
+        await putOffStuck(deps, job, id);
       }
     },
     // A batch of jobs per fetch, completed in one statement: a dispatch round queues a job for each

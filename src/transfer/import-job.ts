@@ -17,9 +17,9 @@ import type { CatalogCache } from '../catalog/catalog-cache.ts';
 import { isoSql } from '../catalog/catalog-json.ts';
 import { lockCatalogue } from '../catalog/catalog-write.ts';
 import type { Database, Prisma, SqlDriver } from '../db/database.ts';
-import { isDatabaseUnavailable } from '../errors/to-app-error.ts';
 import { appendEvents, type PendingEvent } from '../events/event-log.ts';
 import type { Import } from '../generated/prisma/client.ts';
+import { failureStreaks } from '../jobs/failure-streaks.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Logger } from '../logger.ts';
 import { type IndexerSql, indexerSql } from '../search/indexer-sql.ts';
@@ -94,16 +94,14 @@ export const queueImport = (jobs: JobQueue, id: number) =>
   jobs.send(IMPORT_QUEUE, { importId: id }, { key: String(id) });
 
 /**
- * Slices of one import that failed in a row, in one process, for a reason other than the database
- * being away, after which the import is failed instead of tried again. The queue retries a failed
- * slice every second for ever — right for a database that comes back, wrong for a batch that fails
- * the same way each time (a bug, a row the database refuses): its import would stay `running`.
+ * Slices of one import that failed in a row (jobs/failure-streaks.ts), after which the import is
+ * failed instead of tried again: a batch that fails the same way each time would keep it `running`.
  */
 export const SLICE_FAILURES_TOLERATED = 3;
 
 /** Has this process run import slices from the queue. */
 export async function workImports(runner: ImportRunner): Promise<void> {
-  const failures = new Map<number, number>();
+  const failures = failureStreaks<number>(SLICE_FAILURES_TOLERATED, runner.jobs);
   await runner.jobs.work(IMPORT_QUEUE, async (data) => {
     const id = Number(data.importId);
     if (!Number.isInteger(id)) return;
@@ -113,16 +111,13 @@ export async function workImports(runner: ImportRunner): Promise<void> {
       step = await runImportSlice(runner, id);
     } catch (err) {
       // Away (or stopping): the job comes back and the import resumes from its last committed batch.
-      if (isDatabaseUnavailable(err) || runner.jobs.stopping()) throw err;
-      const count = (failures.get(id) ?? 0) + 1;
-      failures.set(id, count);
-      runner.log.error({ err, import_id: id, failures: count }, 'import: a slice failed');
-      if (count < SLICE_FAILURES_TOLERATED) throw err;
-      failures.delete(id);
+      const { count, stuck } = failures.failed(id, err);
+      if (count > 0) runner.log.error({ err, import_id: id, failures: count }, 'import: a slice failed');
+      if (!stuck) throw err;
       await failStuck(runner, id);
       return;
     }
-    failures.delete(id);
+    failures.succeeded(id);
     if (step === 'more') await queueImport(runner.jobs, id);
   });
 }

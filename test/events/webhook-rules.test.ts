@@ -4,13 +4,14 @@
  * feed's defaults (`after` 0, `limit` 100); a rotated secret's previous one no longer signing once its
  * 24 h are over; the destination check at every attempt through the connection's own DNS lookup (a
  * host NAME that now resolves to the machine itself); the retry schedule ending in `failed` after the
- * 8th attempt; and events past EVENT_RETENTION_DAYS dropped by the dispatcher's first round.
+ * 8th attempt; an attempt whose outcome cannot be recorded put off to its schedule after 3 runs; and
+ * events past EVENT_RETENTION_DAYS dropped by the dispatcher's first round.
  * Time travel is SQL: a rotation's `previous_secret_until`, pg-boss's `start_after` of a due retry,
  * an event's `at`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEventDispatch } from '../../src/events/event-dispatch.ts';
-import { DELIVERY_QUEUE, RETRY_DELAYS_S } from '../../src/events/webhook-delivery.ts';
+import { DELIVERY_FAILURES_TOLERATED, DELIVERY_QUEUE, RETRY_DELAYS_S } from '../../src/events/webhook-delivery.ts';
 import { createLogger } from '../../src/logger.ts';
 import { loginAsAdmin } from '../helpers/accounts.ts';
 import { makeCategory } from '../helpers/catalog.ts';
@@ -200,6 +201,58 @@ describe('webhook rules (contract §14.2)', () => {
     }
     expect(await waitingJobs()).toEqual([]);
     expect(receiver.on(path)).toHaveLength(attempts);
+  });
+
+  it('when an attempt’s outcome cannot be recorded, then its job is run 3 times (one webhook-id) and then put off to the schedule’s next try, which delivers it', async () => {
+    const path = '/unrecordable';
+    const { webhook } = await createWebhook(path);
+    // A bug made by hand: the database refuses to record this receiver's answer, every time.
+    await app.db.sql.query(
+      `CREATE FUNCTION refuse_outcome() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'outcome refused (test)'; END $$`,
+    );
+    await app.db.sql.query(
+      `CREATE TRIGGER refuse_outcome BEFORE UPDATE ON webhook_deliveries FOR EACH ROW
+         WHEN (NEW.response_body = 'unrecordable') EXECUTE FUNCTION refuse_outcome()`,
+    );
+    try {
+      receiver.answerNext(
+        path,
+        ...Array.from({ length: DELIVERY_FAILURES_TOLERATED }, () => ({ status: 200, body: 'unrecordable' })),
+      );
+      await createItem({ name: 'Unrecordable lamp' });
+      // The third run's attempt is put off (finished, duration 0); the two before it were interrupted.
+      const first = await settled(webhook.id, 1, 15_000);
+      expect(first.map((d) => [d.attempt, d.durationMs === null ? 'interrupted' : d.status])).toEqual([
+        [1, 'interrupted'],
+        [2, 'interrupted'],
+        [3, 'pending'],
+      ]);
+      const putOff = first[2]!;
+      expect(putOff.responseBody).toMatch(/^not recorded: the service failed 3 times in a row/);
+      // The schedule's next try (5 s ± 20 %), not the queue's next second.
+      expect(Date.parse(putOff.nextAttemptAt) - Date.parse(putOff.at)).toBeGreaterThanOrEqual(3500);
+      const waiting = await app.db.sql.query<{ try: number }>(
+        `SELECT (data->>'try')::int AS try FROM pgboss.job WHERE name = $1 AND state < 'active'
+            AND (data->'webhookIds') @> to_jsonb(ARRAY[$2::int])`,
+        [DELIVERY_QUEUE, webhook.id],
+      );
+      expect(waiting).toEqual([{ try: 2 }]);
+      await app.db.sql.query(
+        `UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND state < 'active'
+            AND (data->'webhookIds') @> to_jsonb(ARRAY[$2::int])`,
+        [DELIVERY_QUEUE, webhook.id],
+      );
+      app.services.jobs.wake(DELIVERY_QUEUE);
+      const log = await settled(webhook.id, 2, 15_000);
+      expect(log[3]).toMatchObject({ attempt: 4, status: 'succeeded', responseStatus: 200 });
+      // Every request the receiver saw is in the log, under one webhook-id.
+      const requests = receiver.on(path);
+      expect(requests).toHaveLength(4);
+      expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    } finally {
+      await app.db.sql.query('DROP TRIGGER IF EXISTS refuse_outcome ON webhook_deliveries');
+      await app.db.sql.query('DROP FUNCTION IF EXISTS refuse_outcome()');
+    }
   });
 });
 
