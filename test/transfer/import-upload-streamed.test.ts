@@ -119,6 +119,15 @@ describe('GraphQL uploads read as they arrive (contract §13.2)', () => {
 });
 
 describe('GraphQL multipart requests that are not well formed (graphql-multipart-request-spec)', () => {
+  const postForm = (form: FormData) =>
+    fetch(`${app.url}/graphql`, { method: 'POST', body: form, headers: { authorization: `Bearer ${owner}` } });
+  /** A form of `query` with an empty map (no file). */
+  const fileless = (query: string) => {
+    const form = new FormData();
+    form.append('operations', JSON.stringify({ query }));
+    form.append('map', '{}');
+    return form;
+  };
   const operations = JSON.stringify({
     query: 'mutation($file: File!) { startImport(file: $file) { id } }',
     variables: { file: null },
@@ -198,11 +207,7 @@ describe('GraphQL multipart requests that are not well formed (graphql-multipart
       if (value === FILE) form.append(name, new Blob([itemsFile(2, 'malformed')], { type: 'text/csv' }), 'a.csv');
       else form.append(name, value);
     }
-    const res = await fetch(`${app.url}/graphql`, {
-      method: 'POST',
-      body: form,
-      headers: { authorization: `Bearer ${owner}` },
-    });
+    const res = await postForm(form);
     const body = (await res.json()) as { errors?: Array<{ message: string; extensions?: { code?: string } }> };
     expect(res.status, JSON.stringify(body)).toBe(400);
     expect(body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
@@ -214,14 +219,7 @@ describe('GraphQL multipart requests that are not well formed (graphql-multipart
 
   it('when the operations part is larger than a JSON body may be (100 KiB), then 413 PAYLOAD_TOO_LARGE and no import', async () => {
     const before = await imports();
-    const form = new FormData();
-    form.append('operations', JSON.stringify({ query: `# ${'x'.repeat(110 * 1024)}\n{ categories { id } }` }));
-    form.append('map', '{}');
-    const res = await fetch(`${app.url}/graphql`, {
-      method: 'POST',
-      body: form,
-      headers: { authorization: `Bearer ${owner}` },
-    });
+    const res = await postForm(fileless(`# ${'x'.repeat(110 * 1024)}\n{ categories { id } }`));
     expect(res.status).toBe(413);
     const body = (await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
     expect(body.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
@@ -229,14 +227,7 @@ describe('GraphQL multipart requests that are not well formed (graphql-multipart
   });
 
   it('when a form carries an operation and no file, then it runs as any other request', async () => {
-    const form = new FormData();
-    form.append('operations', JSON.stringify({ query: '{ __typename }' }));
-    form.append('map', '{}');
-    const res = await fetch(`${app.url}/graphql`, {
-      method: 'POST',
-      body: form,
-      headers: { authorization: `Bearer ${owner}` },
-    });
+    const res = await postForm(fileless('{ __typename }'));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { __typename: 'Query' } });
   });
