@@ -93,7 +93,6 @@ export function parseStreamedMultipart(req: IncomingMessage, maxFieldBytes: numb
     let operations: unknown;
     let map: Record<string, string[]> | undefined;
     let settled = false;
-    let file: Readable | undefined;
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
@@ -137,7 +136,6 @@ export function parseStreamedMultipart(req: IncomingMessage, maxFieldBytes: numb
         return;
       }
       try {
-        file = stream;
         const upload = uploadedFile(stream, info.mimeType, info.filename ?? name);
         for (const path of paths) setPath(operations, path, upload);
         settle(() => resolve(operations as GraphQLParams));
@@ -149,11 +147,9 @@ export function parseStreamedMultipart(req: IncomingMessage, maxFieldBytes: numb
     for (const limit of ['fieldsLimit', 'filesLimit', 'partsLimit'] as const) {
       parser.on(limit, () => fail(malformed('one file at most, after the "operations" and "map" parts')));
     }
-    parser.on('error', (err: Error) => {
-      // Past the file's start the operation is running: its read of the file fails instead.
-      file?.destroy(err);
-      fail(malformed(err.message));
-    });
+    // Past the file's start the operation is running: busboy ends the file's stream with the same
+    // error (its destroy), so the operation's read of the file fails.
+    parser.on('error', (err: Error) => fail(malformed(err.message)));
     parser.on('close', () => {
       if (operations === undefined) return fail(malformed('the "operations" part is missing'));
       // A request whose map names no file (an operation sent as a form): it runs as it is.
