@@ -11,7 +11,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { freshRequest } from '../helpers/fresh-connection.ts';
 import { type ServiceProcess, startService } from '../helpers/service-process.ts';
 import { migratedDataDir, TEST_DB } from '../helpers/test-database.ts';
-import { csv } from '../transfer/import-helpers.ts';
+import { twoSkuItemsFile } from '../transfer/import-helpers.ts';
 
 const ADMIN = { username: 'embedded-root', password: 'embedded-root-password' };
 const ITEMS = 250;
@@ -46,16 +46,15 @@ describe.skipIf(TEST_DB !== 'pglite')('an import on the embedded database, its p
     let committed: number;
     try {
       const token = await login(first);
-      const rows = [
-        ['handle', 'name', 'category', 'price', 'sku_code', 'sku_stock', 'spec:size'],
-        ...Array.from({ length: ITEMS }, (_, i) => [
-          [`embed-${i}`, `Embedded ${i}`, 'Outdoor > Embedded', '5', `E-${i}-A`, 1, '40'],
-          [`embed-${i}`, '', '', '', `E-${i}-B`, 2, '41'],
-        ]).flat(),
-      ];
+      const file = twoSkuItemsFile(ITEMS, {
+        handle: 'embed',
+        name: 'Embedded',
+        category: 'Outdoor > Embedded',
+        sku: 'E',
+      });
       const res = await fetch(`${first.url}/admin/api/imports`, {
         method: 'POST',
-        body: csv(rows),
+        body: file,
         headers: { 'content-type': 'text/csv', authorization: `Bearer ${token}`, connection: 'close' },
       });
       expect(res.status).toBe(202);

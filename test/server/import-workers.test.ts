@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshRequest, workersListening } from '../helpers/fresh-connection.ts';
 import { type ServiceProcess, startService } from '../helpers/service-process.ts';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/test-database.ts';
-import { csv } from '../transfer/import-helpers.ts';
+import { twoSkuItemsFile } from '../transfer/import-helpers.ts';
 
 const ADMIN = { username: 'import-root', password: 'import-root-password' };
 const ITEMS = 4000;
@@ -55,14 +55,8 @@ describe.skipIf(TEST_DB !== 'postgres')('imports with WORKERS=2 and two instance
   });
 
   it('when the worker running an import is killed mid-file and slices run in several processes, then the import ends with every item exactly once', async () => {
-    const rows = [
-      ['handle', 'name', 'category', 'price', 'sku_code', 'sku_stock', 'spec:size'],
-      ...Array.from({ length: ITEMS }, (_, i) => [
-        [`kill-${i}`, `Kill ${i}`, 'Outdoor > Kill', '5', `K-${i}-A`, 1, '40'],
-        [`kill-${i}`, '', '', '', `K-${i}-B`, 2, '41'],
-      ]).flat(),
-    ];
-    const started = await postFile(`${first.url}/admin/api/imports`, csv(rows), token);
+    const file = twoSkuItemsFile(ITEMS, { handle: 'kill', name: 'Kill', category: 'Outdoor > Kill', sku: 'K' });
+    const started = await postFile(`${first.url}/admin/api/imports`, file, token);
     expect(started.status).toBe(202);
     // Staged as it was sent: the rows are known before the job starts.
     expect(started.body.rows_total).toBe(ITEMS * 2);

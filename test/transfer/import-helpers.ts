@@ -42,6 +42,22 @@ export const csv = (rows: Array<Array<string | number>>): string =>
     )
     .join('\r\n')}\r\n`;
 
+/**
+ * A CSV file of `count` items of two SKUs each (sizes 40 and 41): handles `<handle>-N`, names
+ * `<name> N`, SKU codes `<sku>-N-A` and `<sku>-N-B` — what the resume tests count by prefix.
+ */
+export const twoSkuItemsFile = (
+  count: number,
+  tag: { handle: string; name: string; category: string; sku: string },
+): string =>
+  csv([
+    ['handle', 'name', 'category', 'price', 'sku_code', 'sku_stock', 'spec:size'],
+    ...Array.from({ length: count }, (_, i) => [
+      [`${tag.handle}-${i}`, `${tag.name} ${i}`, tag.category, '5', `${tag.sku}-${i}-A`, 1, '40'],
+      [`${tag.handle}-${i}`, '', '', '', `${tag.sku}-${i}-B`, 2, '41'],
+    ]).flat(),
+  ]);
+
 /** POST /admin/api/imports with `file` as the body. */
 export const sendImport = (
   app: TestApp,
